@@ -1,0 +1,114 @@
+// Package account owns API accounts: who holds which key, which plan they are on, and how much
+// of each package's monthly volume they have used. It holds the domain types and the Store
+// interface only; storage backends live in sub-packages named after their dependency (sqlite,
+// postgres) and all pass the conformance suite in storetest.
+package account
+
+import (
+	"context"
+	"crypto/sha256"
+	"errors"
+	"time"
+)
+
+// Errors returned by every Store. Callers compare with errors.Is.
+var (
+	// ErrNotFound: no account matches the email, key or id.
+	ErrNotFound = errors.New("account: not found")
+	// ErrEmailTaken: CreateAccount was called with an email that already has an account.
+	ErrEmailTaken = errors.New("account: email already registered")
+	// ErrKeyTaken: the key hash is already held by another account (astronomically unlikely
+	// for generated keys; reported rather than silently sharing a key).
+	ErrKeyTaken = errors.New("account: key already in use")
+)
+
+// ID identifies an account within one store.
+type ID int64
+
+// KeyHash is the SHA-256 of an API key. Stores keep only this, never the key itself.
+type KeyHash [sha256.Size]byte
+
+// HashKey returns the hash under which key is stored.
+func HashKey(key string) KeyHash { return sha256.Sum256([]byte(key)) }
+
+// Account is one customer. The zero MonthlyLimit means "the plan's volumes apply".
+type Account struct {
+	ID    ID
+	Email string // normalised: trimmed and lower-case
+	Plan  string // plan name; the plans themselves are configuration, not stored data
+	// MonthlyLimit, when positive, replaces the plan's monthly volume for every package of
+	// this account (small installs and tests set tiny quotas with it).
+	MonthlyLimit int64
+	Disabled     bool
+	CreatedAt    time.Time
+}
+
+// NewAccount is the input to Store.CreateAccount.
+type NewAccount struct {
+	Email        string
+	Plan         string
+	MonthlyLimit int64
+	KeyHash      KeyHash
+}
+
+// Change records that an account was modified (key rotated, plan or limit changed, disabled),
+// so that every server holding a cached view of it drops that view. Seq increases strictly.
+type Change struct {
+	Seq       int64
+	AccountID ID
+}
+
+// DayUsage is one day's reserved volume for one package.
+type DayUsage struct {
+	Day     time.Time // midnight UTC
+	Package string
+	Used    int64
+}
+
+// Period is a calendar month in UTC, written "2006-01"; monthly volumes reset when it changes.
+type Period string
+
+// PeriodOf returns the month t falls in.
+func PeriodOf(t time.Time) Period { return Period(t.UTC().Format("2006-01")) }
+
+// Store persists accounts, keys and usage. Implementations are safe for concurrent use by
+// many goroutines and by many processes sharing the same database (a CLI next to a server,
+// several server replicas).
+type Store interface {
+	// CreateAccount inserts an account holding the given key. The email is normalised first.
+	// It returns ErrEmailTaken or ErrKeyTaken on conflicts.
+	CreateAccount(ctx context.Context, a NewAccount) (Account, error)
+	// AccountByEmail finds an account by (normalised) email, or returns ErrNotFound.
+	AccountByEmail(ctx context.Context, email string) (Account, error)
+	// AccountByKey finds the account whose current key hashes to h, or returns ErrNotFound.
+	// A rotated-out key is not found.
+	AccountByKey(ctx context.Context, h KeyHash) (Account, error)
+	// AccountByID finds an account by id, or returns ErrNotFound.
+	AccountByID(ctx context.Context, id ID) (Account, error)
+	// RotateKey replaces the account's key hash in one transaction and records a Change.
+	RotateKey(ctx context.Context, id ID, h KeyHash) error
+	// UpdatePlan sets plan, monthly limit and disabled flag, and records a Change.
+	UpdatePlan(ctx context.Context, id ID, plan string, monthlyLimit int64, disabled bool) error
+
+	// Reserve atomically adds up to n to the account's usage of pkg for the month of `at`,
+	// never letting that month's total exceed limit, and returns how much it added (0..n).
+	// The same amount is added to the usage of the day of `at`. Concurrent callers, in this
+	// process or others, never together exceed limit. A reservation is durable when Reserve
+	// returns: a crash afterwards can only over-count, never under-count.
+	Reserve(ctx context.Context, id ID, pkg string, at time.Time, n, limit int64) (granted int64, err error)
+	// Release gives back n previously reserved units of the month and day of `at` (never
+	// going below zero); servers call it for leases they did not use.
+	Release(ctx context.Context, id ID, pkg string, at time.Time, n int64) error
+	// Usage returns the reserved volume per package for one month; packages never used are absent.
+	Usage(ctx context.Context, id ID, p Period) (map[string]int64, error)
+	// DailyUsage returns per-day, per-package usage for days in [from, to), ordered by day
+	// then package. Days without usage are absent.
+	DailyUsage(ctx context.Context, id ID, from, to time.Time) ([]DayUsage, error)
+
+	// Changes returns the changes with Seq > after, in Seq order (at most a few thousand).
+	Changes(ctx context.Context, after int64) ([]Change, error)
+	// LastChange returns the highest Seq recorded so far (0 when none).
+	LastChange(ctx context.Context) (int64, error)
+
+	Close() error
+}

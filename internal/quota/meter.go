@@ -1,0 +1,261 @@
+package quota
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"math"
+	"sync"
+	"time"
+
+	"github.com/ipatlas/ipatlas/internal/account"
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+// Store is the part of account.Store the meter writes to.
+type Store interface {
+	Reserve(ctx context.Context, id account.ID, pkg string, at time.Time, n, limit int64) (int64, error)
+	Release(ctx context.Context, id account.ID, pkg string, at time.Time, n int64) error
+	Usage(ctx context.Context, id account.ID, p account.Period) (map[string]int64, error)
+}
+
+// Options configure a Meter. Zero values select the documented defaults.
+type Options struct {
+	Store Store
+	Plans Plans
+	// MaxLease is the most units reserved in one store round trip (default 1000). It bounds
+	// what a killed process over-counts for one account and package.
+	MaxLease int64
+	// LeaseShare sets lease size to the remaining volume divided by this (default 16), so
+	// leases shrink to one unit as the limit approaches and the boundary stays exact even
+	// with several servers sharing a store.
+	LeaseShare int64
+	// IdleRelease returns unused lease units that were not touched for this long (default 10s),
+	// so other servers sharing the store can use them.
+	IdleRelease time.Duration
+	Registerer  prometheus.Registerer
+	Log         *slog.Logger
+	Now         func() time.Time
+}
+
+// Meter charges requests against monthly volumes. It is safe for concurrent use.
+//
+// Each (account, package) has a lease: units already reserved in the store and not yet
+// used. A request takes one unit from the lease; an empty lease is refilled by one Reserve
+// call while other requests for the same lease wait. Because units are reserved before they
+// are used, the stored usage is never below the number of requests let through; a crash
+// over-counts by at most the unused part of a lease.
+type Meter struct {
+	opt       Options
+	rejected  *prometheus.CounterVec
+	storeErrs prometheus.Counter
+
+	mu     sync.RWMutex
+	leases map[leaseKey]*lease
+}
+
+type leaseKey struct {
+	id  account.ID
+	pkg string
+}
+
+type lease struct {
+	mu        sync.Mutex
+	periodEnd time.Time // start of the next month; the lease is void from then on
+	at        time.Time // when the current units were reserved (their month and day)
+	remaining int64     // reserved and unused
+	used      int64     // known usage of the month in the store, including remaining
+	loaded    bool      // used has been read from the store
+	lastUse   time.Time
+}
+
+// NewMeter returns a Meter; Run must be running for idle leases to be given back.
+func NewMeter(opt Options) *Meter {
+	if opt.MaxLease <= 0 {
+		opt.MaxLease = 1000
+	}
+	if opt.LeaseShare <= 0 {
+		opt.LeaseShare = 16
+	}
+	if opt.IdleRelease <= 0 {
+		opt.IdleRelease = 10 * time.Second
+	}
+	if opt.Log == nil {
+		opt.Log = slog.New(slog.DiscardHandler)
+	}
+	if opt.Now == nil {
+		opt.Now = time.Now
+	}
+	m := &Meter{opt: opt, leases: map[leaseKey]*lease{}}
+	m.rejected = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "ipatlas_quota_rejections_total",
+		Help: "Requests refused by the quota: reason exceeded (402) or forbidden (403).",
+	}, []string{"package", "reason"})
+	m.storeErrs = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "ipatlas_quota_store_errors_total",
+		Help: "Failed reservations in the account store (the request got a 500).",
+	})
+	if opt.Registerer != nil {
+		opt.Registerer.MustRegister(m.rejected, m.storeErrs)
+	}
+	return m
+}
+
+// Charge counts one request of account a against package pkg. It returns a *ForbiddenError
+// (403), an *ExceededError (402), or a store error (500).
+func (m *Meter) Charge(ctx context.Context, a account.Account, pkg string) error {
+	limit, err := m.opt.Plans.Limit(a, pkg)
+	if err != nil {
+		m.rejected.WithLabelValues(pkg, "forbidden").Inc()
+		return err
+	}
+	k := leaseKey{a.ID, pkg}
+	m.mu.RLock()
+	l := m.leases[k]
+	m.mu.RUnlock()
+	if l == nil {
+		m.mu.Lock()
+		if l = m.leases[k]; l == nil {
+			l = &lease{}
+			m.leases[k] = l
+		}
+		m.mu.Unlock()
+	}
+	now := m.opt.Now()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.lastUse = now
+	if !now.Before(l.periodEnd) {
+		m.rollOverLocked(ctx, k, l, now)
+	}
+	if l.remaining > 0 {
+		l.remaining--
+		return nil
+	}
+	if err := m.refillLocked(ctx, k, l, now, limit); err != nil {
+		m.storeErrs.Inc()
+		return err
+	}
+	if l.remaining == 0 {
+		m.rejected.WithLabelValues(pkg, "exceeded").Inc()
+		return &ExceededError{Package: pkg, Limit: limit}
+	}
+	l.remaining--
+	return nil
+}
+
+// rollOverLocked starts a new month: leftover units of the old one are given back.
+func (m *Meter) rollOverLocked(ctx context.Context, k leaseKey, l *lease, now time.Time) {
+	if l.remaining > 0 {
+		if err := m.opt.Store.Release(ctx, k.id, k.pkg, l.at, l.remaining); err != nil {
+			m.opt.Log.Warn("quota: release at month end failed; last month stays over-counted", "account", k.id, "package", k.pkg, "units", l.remaining, "err", err)
+		}
+	}
+	y, mo, _ := now.UTC().Date()
+	*l = lease{periodEnd: time.Date(y, mo+1, 1, 0, 0, 0, 0, time.UTC), lastUse: now}
+}
+
+func (m *Meter) refillLocked(ctx context.Context, k leaseKey, l *lease, now time.Time, limit int64) error {
+	if !l.loaded {
+		usage, err := m.opt.Store.Usage(ctx, k.id, account.PeriodOf(now))
+		if err != nil {
+			return fmt.Errorf("quota: read usage: %w", err)
+		}
+		l.used, l.loaded = usage[k.pkg], true
+	}
+	n := int64(1)
+	if limit == math.MaxInt64 {
+		n = m.opt.MaxLease
+	} else if left := limit - l.used; left > 0 {
+		n = min(max(left/m.opt.LeaseShare, 1), m.opt.MaxLease)
+	}
+	granted, err := m.opt.Store.Reserve(ctx, k.id, k.pkg, now, n, limit)
+	if err != nil {
+		return fmt.Errorf("quota: reserve: %w", err)
+	}
+	if granted < n {
+		// The store is at the limit (other servers may have used what we thought was left):
+		// trust it rather than our estimate from now on.
+		l.used = limit
+	} else {
+		l.used += granted
+	}
+	l.remaining, l.at = granted, now
+	return nil
+}
+
+// Forget gives back and drops the leases of one account, after its plan or limit changed.
+func (m *Meter) Forget(ctx context.Context, id account.ID) {
+	m.mu.Lock()
+	var drop []leaseKey
+	for k := range m.leases {
+		if k.id == id {
+			drop = append(drop, k)
+		}
+	}
+	ls := make([]*lease, len(drop))
+	for i, k := range drop {
+		ls[i] = m.leases[k]
+		delete(m.leases, k)
+	}
+	m.mu.Unlock()
+	for i, l := range ls {
+		m.giveBack(ctx, drop[i], l, func(*lease) bool { return true })
+	}
+}
+
+// giveBack releases a lease's unused units if keep says so.
+func (m *Meter) giveBack(ctx context.Context, k leaseKey, l *lease, cond func(*lease) bool) {
+	l.mu.Lock()
+	n, at := l.remaining, l.at
+	if n == 0 || !cond(l) {
+		l.mu.Unlock()
+		return
+	}
+	l.remaining = 0
+	l.used -= n
+	l.mu.Unlock()
+	if err := m.opt.Store.Release(ctx, k.id, k.pkg, at, n); err != nil {
+		m.opt.Log.Warn("quota: release failed; usage stays over-counted by the lease", "account", k.id, "package", k.pkg, "units", n, "err", err)
+	}
+}
+
+func (m *Meter) snapshot() map[leaseKey]*lease {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	out := make(map[leaseKey]*lease, len(m.leases))
+	for k, l := range m.leases {
+		out[k] = l
+	}
+	return out
+}
+
+// ReleaseIdle gives back the unused units of leases idle for longer than IdleRelease.
+func (m *Meter) ReleaseIdle(ctx context.Context) {
+	cutoff := m.opt.Now().Add(-m.opt.IdleRelease)
+	for k, l := range m.snapshot() {
+		m.giveBack(ctx, k, l, func(l *lease) bool { return l.lastUse.Before(cutoff) })
+	}
+}
+
+// Close gives back every unused unit; call it on graceful shutdown after the server stopped
+// taking requests.
+func (m *Meter) Close(ctx context.Context) {
+	for k, l := range m.snapshot() {
+		m.giveBack(ctx, k, l, func(*lease) bool { return true })
+	}
+}
+
+// Run gives back idle leases every second until ctx is done.
+func (m *Meter) Run(ctx context.Context) {
+	t := time.NewTicker(time.Second)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			m.ReleaseIdle(ctx)
+		}
+	}
+}

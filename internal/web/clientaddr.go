@@ -1,0 +1,116 @@
+package web
+
+import (
+	"net/http"
+	"net/netip"
+	"strings"
+)
+
+// ClientAddrs finds the address of the caller. Behind a reverse proxy the TCP peer is the
+// proxy, so when the peer is in Trusted, the Forwarded (RFC 7239) or X-Forwarded-For header
+// is read from the right, skipping trusted hops: the first untrusted hop is the client. Hops
+// further left were written by the client itself and cannot be believed.
+type ClientAddrs struct {
+	Trusted []netip.Prefix
+}
+
+// ParseTrustedProxies parses a comma-separated list of addresses or CIDR prefixes.
+func ParseTrustedProxies(s string) ([]netip.Prefix, error) {
+	var out []netip.Prefix
+	for f := range strings.SplitSeq(s, ",") {
+		f = strings.TrimSpace(f)
+		if f == "" {
+			continue
+		}
+		if strings.Contains(f, "/") {
+			p, err := netip.ParsePrefix(f)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, p.Masked())
+			continue
+		}
+		a, err := netip.ParseAddr(f)
+		if err != nil {
+			return nil, err
+		}
+		a = a.Unmap()
+		out = append(out, netip.PrefixFrom(a, a.BitLen()))
+	}
+	return out, nil
+}
+
+func (c ClientAddrs) trusted(a netip.Addr) bool {
+	for _, p := range c.Trusted {
+		if p.Contains(a) {
+			return true
+		}
+	}
+	return false
+}
+
+// Of returns the caller's address, unmapped from IPv4-in-IPv6, or false when the request
+// carries no usable address (which net/http never produces for real connections).
+func (c ClientAddrs) Of(r *http.Request) (netip.Addr, bool) {
+	peer, ok := parseHostAddr(r.RemoteAddr)
+	if !ok {
+		return netip.Addr{}, false
+	}
+	if len(c.Trusted) == 0 || !c.trusted(peer) {
+		return peer, true
+	}
+	hops := forwardedHops(r.Header)
+	for i := len(hops) - 1; i >= 0; i-- {
+		a, ok := parseHostAddr(hops[i])
+		if !ok {
+			// An unparsable hop (an obfuscated identifier or garbage) ends the chain we can
+			// trust; the last good address is the best answer.
+			return peer, true
+		}
+		if !c.trusted(a) {
+			return a, true
+		}
+		peer = a
+	}
+	return peer, true
+}
+
+// forwardedHops lists proxy hops, leftmost first, from Forwarded if present, else X-Forwarded-For.
+func forwardedHops(h http.Header) []string {
+	var hops []string
+	if fw := h.Values("Forwarded"); len(fw) > 0 {
+		for _, line := range fw {
+			for elem := range strings.SplitSeq(line, ",") {
+				for pair := range strings.SplitSeq(elem, ";") {
+					k, v, ok := strings.Cut(strings.TrimSpace(pair), "=")
+					if ok && strings.EqualFold(k, "for") {
+						hops = append(hops, strings.Trim(v, `"`))
+					}
+				}
+			}
+		}
+		return hops
+	}
+	for _, line := range h.Values("X-Forwarded-For") {
+		for f := range strings.SplitSeq(line, ",") {
+			if f = strings.TrimSpace(f); f != "" {
+				hops = append(hops, f)
+			}
+		}
+	}
+	return hops
+}
+
+// parseHostAddr accepts "1.2.3.4", "1.2.3.4:80", "[::1]:80", "[::1]" and "::1".
+func parseHostAddr(s string) (netip.Addr, bool) {
+	s = strings.TrimSpace(s)
+	if ap, err := netip.ParseAddrPort(s); err == nil {
+		return ap.Addr().Unmap(), true
+	}
+	s = strings.TrimSuffix(strings.TrimPrefix(s, "["), "]")
+	a, err := netip.ParseAddr(s)
+	if err != nil {
+		return netip.Addr{}, false
+	}
+	return a.WithZone("").Unmap(), true
+}

@@ -1,0 +1,71 @@
+package web
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"net/netip"
+	"testing"
+)
+
+func TestClientAddrs(t *testing.T) {
+	trusted, err := ParseTrustedProxies("10.0.0.0/8, 192.0.2.1, ::1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name    string
+		trusted []netip.Prefix
+		remote  string
+		headers map[string]string
+		want    string
+	}{
+		{"direct v4", nil, "203.0.113.9:1234", nil, "203.0.113.9"},
+		{"direct v6", nil, "[2001:db8::1]:443", nil, "2001:db8::1"},
+		{"mapped is unmapped", nil, "[::ffff:203.0.113.9]:80", nil, "203.0.113.9"},
+		{"untrusted peer ignores XFF", trusted, "203.0.113.9:1", map[string]string{"X-Forwarded-For": "1.1.1.1"}, "203.0.113.9"},
+		{"no proxies configured ignores XFF", nil, "10.0.0.1:1", map[string]string{"X-Forwarded-For": "1.1.1.1"}, "10.0.0.1"},
+		{"trusted peer uses XFF", trusted, "10.1.1.1:1", map[string]string{"X-Forwarded-For": "198.51.100.7"}, "198.51.100.7"},
+		{"rightmost untrusted wins", trusted, "10.1.1.1:1", map[string]string{"X-Forwarded-For": "6.6.6.6, 198.51.100.7, 10.2.2.2"}, "198.51.100.7"},
+		{"all trusted gives leftmost", trusted, "10.1.1.1:1", map[string]string{"X-Forwarded-For": "10.3.3.3, 10.2.2.2"}, "10.3.3.3"},
+		{"garbage hop stops", trusted, "10.1.1.1:1", map[string]string{"X-Forwarded-For": "1.2.3.4, nonsense"}, "10.1.1.1"},
+		{"forwarded header", trusted, "[::1]:5", map[string]string{"Forwarded": `for=192.0.2.60;proto=http, for="[2001:db8:cafe::17]:4711"`}, "2001:db8:cafe::17"},
+		{"forwarded beats XFF", trusted, "10.1.1.1:1", map[string]string{"Forwarded": "for=198.51.100.1", "X-Forwarded-For": "198.51.100.2"}, "198.51.100.1"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := httptest.NewRequest("GET", "/", nil)
+			r.RemoteAddr = tt.remote
+			for k, v := range tt.headers {
+				r.Header.Set(k, v)
+			}
+			got, ok := ClientAddrs{Trusted: tt.trusted}.Of(r)
+			if !ok || got != netip.MustParseAddr(tt.want) {
+				t.Errorf("Of = %v, %v; want %v", got, ok, tt.want)
+			}
+		})
+	}
+}
+
+func TestParseTrustedProxiesRejectsGarbage(t *testing.T) {
+	for _, s := range []string{"nope", "10.0.0.0/33", "1.2.3"} {
+		if _, err := ParseTrustedProxies(s); err == nil {
+			t.Errorf("ParseTrustedProxies(%q) accepted", s)
+		}
+	}
+}
+
+func FuzzClientAddrs(f *testing.F) {
+	f.Add("10.0.0.1:1", "1.1.1.1, 10.0.0.2", "for=2.2.2.2")
+	f.Add("[::1]:1", "", `for="[::1]:9";by=x, for=unknown`)
+	f.Add("garbage", "x,,y", ";;=")
+	trusted, _ := ParseTrustedProxies("10.0.0.0/8,::1")
+	f.Fuzz(func(t *testing.T, remote, xff, fwd string) {
+		r := &http.Request{RemoteAddr: remote, Header: http.Header{}}
+		r.Header.Set("X-Forwarded-For", xff)
+		r.Header.Set("Forwarded", fwd)
+		a, ok := ClientAddrs{Trusted: trusted}.Of(r)
+		if ok && (!a.IsValid() || a.Is4In6() || a.Zone() != "") {
+			t.Fatalf("Of returned unusable %v", a)
+		}
+	})
+}

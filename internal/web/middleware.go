@@ -1,0 +1,173 @@
+package web
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+)
+
+// Middleware wraps a handler.
+type Middleware func(http.Handler) http.Handler
+
+// Stack applies middleware so that the first one listed is the outermost.
+func Stack(h http.Handler, mw ...Middleware) http.Handler {
+	for i := len(mw) - 1; i >= 0; i-- {
+		h = mw[i](h)
+	}
+	return h
+}
+
+// Recover turns a panic in a handler into a logged 500 with the JSON error body, so one bad
+// request never takes the process down. http.ErrAbortHandler is re-panicked, as net/http expects.
+func Recover(log *slog.Logger) Middleware {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			defer func() {
+				v := recover()
+				if v == nil {
+					return
+				}
+				if v == http.ErrAbortHandler {
+					panic(v)
+				}
+				log.ErrorContext(r.Context(), "panic", "path", r.URL.Path, "panic", fmt.Sprint(v), "stack", string(debug.Stack()), "request_id", w.Header().Get(RequestIDHeader))
+				WriteError(w, http.StatusInternalServerError, "An internal error occurred and the request was not completed. Please try again.")
+			}()
+			next.ServeHTTP(w, r)
+		})
+	}
+}
+
+// RequestIDHeader carries the id of each request in responses, for matching client reports to logs.
+const RequestIDHeader = "X-Request-Id"
+
+// RequestIDs numbers requests: a random per-process prefix and a counter, which is unique
+// enough to find a request in logs and costs one small allocation.
+type RequestIDs struct {
+	prefix string
+	n      atomic.Uint64
+}
+
+// NewRequestIDs returns a generator with a fresh random prefix.
+func NewRequestIDs() *RequestIDs {
+	var b [4]byte
+	_, _ = rand.Read(b[:])
+	return &RequestIDs{prefix: hex.EncodeToString(b[:]) + "-"}
+}
+
+// Middleware sets the X-Request-Id response header.
+func (g *RequestIDs) Middleware(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header()[RequestIDHeader] = []string{g.prefix + strconv.FormatUint(g.n.Add(1), 36)}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// statusWriter records the status code and body size for logs and metrics.
+type statusWriter struct {
+	http.ResponseWriter
+	code  int
+	bytes int
+}
+
+func (s *statusWriter) WriteHeader(code int) {
+	if s.code == 0 {
+		s.code = code
+	}
+	s.ResponseWriter.WriteHeader(code)
+}
+
+func (s *statusWriter) Write(b []byte) (int, error) {
+	if s.code == 0 {
+		s.code = http.StatusOK
+	}
+	n, err := s.ResponseWriter.Write(b)
+	s.bytes += n
+	return n, err
+}
+
+// Unwrap lets http.ResponseController reach the underlying writer (flush, deadlines).
+func (s *statusWriter) Unwrap() http.ResponseWriter { return s.ResponseWriter }
+
+// Observe is the access-log and metrics middleware. It logs one line per request at Info
+// (never the query string's key: see RedactQuery) and records metrics when m is non-nil.
+// route names the endpoint for metrics so that paths with ids do not explode label counts.
+func Observe(log *slog.Logger, m *Metrics, route string) Middleware {
+	var rm *routeMetrics
+	if m != nil {
+		rm = m.route(route)
+	}
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			start := time.Now()
+			sw := &statusWriter{ResponseWriter: w}
+			next.ServeHTTP(sw, r)
+			if sw.code == 0 {
+				sw.code = http.StatusOK
+			}
+			d := time.Since(start)
+			if rm != nil {
+				rm.observe(sw.code, d)
+			}
+			if log.Enabled(r.Context(), slog.LevelInfo) {
+				log.LogAttrs(r.Context(), slog.LevelInfo, "request",
+					slog.String("method", r.Method),
+					slog.String("path", r.URL.Path),
+					slog.String("query", RedactQuery(r.URL.RawQuery)),
+					slog.Int("status", sw.code),
+					slog.Int("bytes", sw.bytes),
+					slog.Duration("duration", d),
+					slog.String("remote", r.RemoteAddr),
+					slog.String("request_id", w.Header().Get(RequestIDHeader)),
+				)
+			}
+		})
+	}
+}
+
+// RedactQuery returns the raw query with the value of every `key` parameter replaced, so API
+// keys never reach logs.
+func RedactQuery(raw string) string {
+	if raw == "" {
+		return ""
+	}
+	if !strings.Contains(raw, "key") && !strings.Contains(raw, "%") {
+		return raw
+	}
+	parts := strings.Split(raw, "&")
+	for i, p := range parts {
+		k, _, hasValue := strings.Cut(p, "=")
+		if hasValue && keyMatches(k, "key") {
+			parts[i] = k + "=REDACTED"
+		}
+	}
+	return strings.Join(parts, "&")
+}
+
+// LimitRequests bounds request bodies and the time a handler may take: every REST call is a
+// lookup that should answer in microseconds, so a slow one is a bug or an attack.
+func LimitRequests(maxBody int64, timeout time.Duration) Middleware {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.ContentLength > maxBody {
+				WriteError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("The request body is larger than the limit of %d bytes.", maxBody))
+				return
+			}
+			if r.Body != nil && r.Body != http.NoBody {
+				r.Body = http.MaxBytesReader(w, r.Body, maxBody)
+			}
+			if timeout > 0 {
+				http.TimeoutHandler(next, timeout, `{"status":503,"description":"The request took too long and was stopped. Please try again."}`).ServeHTTP(w, r)
+				return
+			}
+			next.ServeHTTP(w, r)
+		})
+	}
+}

@@ -1,0 +1,102 @@
+package web
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+func TestRedactQuery(t *testing.T) {
+	tests := map[string]string{
+		"":                      "",
+		"ip=1.2.3.4":            "ip=1.2.3.4",
+		"key=secret":            "key=REDACTED",
+		"ip=1&key=s&key=t":      "ip=1&key=REDACTED&key=REDACTED",
+		"k%65y=secret":          "k%65y=REDACTED",
+		"keyboard=1":            "keyboard=1",
+		"monkey=1&key=abc&x=%2": "monkey=1&key=REDACTED&x=%2",
+	}
+	for in, want := range tests {
+		if got := RedactQuery(in); got != want {
+			t.Errorf("RedactQuery(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestHandleAndRecover(t *testing.T) {
+	var logs strings.Builder
+	log := slog.New(slog.NewJSONHandler(&logs, nil))
+	mapErr := func(err error) (int, string) {
+		var e *Error
+		if errors.As(err, &e) {
+			return e.Code, e.Msg
+		}
+		return 500, "internal"
+	}
+	tests := []struct {
+		name     string
+		fn       HandlerFunc
+		code     int
+		wantDesc string
+	}{
+		{"ok", func(w http.ResponseWriter, r *http.Request) error { return WriteJSON(w, 200, map[string]int{"a": 1}) }, 200, ""},
+		{"client error", func(w http.ResponseWriter, r *http.Request) error { return Errorf(405, "bad ip %q", "x") }, 405, `bad ip "x"`},
+		{"internal error hides cause", func(w http.ResponseWriter, r *http.Request) error { return errors.New("db password wrong") }, 500, "internal"},
+		{"panic", func(w http.ResponseWriter, r *http.Request) error { panic("boom") }, 500, "An internal error occurred and the request was not completed. Please try again."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := Stack(Handle(log, mapErr, tt.fn), Recover(log), NewRequestIDs().Middleware, Observe(log, NewMetrics(prometheus.NewRegistry()), "test"))
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, httptest.NewRequest("GET", "/x?key=topsecret", nil))
+			if rec.Code != tt.code {
+				t.Fatalf("status %d, want %d", rec.Code, tt.code)
+			}
+			if ct := rec.Header().Get("Content-Type"); ct != "application/json; charset=utf-8" {
+				t.Errorf("Content-Type %q", ct)
+			}
+			if rec.Header().Get(RequestIDHeader) == "" {
+				t.Error("no request id")
+			}
+			if tt.wantDesc != "" {
+				var body ErrorBody
+				if err := json.NewDecoder(rec.Body).Decode(&body); err != nil {
+					t.Fatal(err)
+				}
+				if body.Status != tt.code || body.Description != tt.wantDesc {
+					t.Errorf("body %+v", body)
+				}
+			}
+			if strings.Contains(logs.String(), "topsecret") {
+				t.Error("the key reached the log")
+			}
+		})
+	}
+}
+
+func TestLimitRequestsBody(t *testing.T) {
+	h := LimitRequests(10, 0)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if _, err := io.ReadAll(r.Body); err != nil {
+			WriteError(w, http.StatusRequestEntityTooLarge, "too large")
+			return
+		}
+		w.WriteHeader(200)
+	}))
+	for _, tc := range []struct {
+		body string
+		code int
+	}{{"short", 200}, {strings.Repeat("x", 11), 413}} {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest("POST", "/", strings.NewReader(tc.body)))
+		if rec.Code != tc.code {
+			t.Errorf("body %d bytes: status %d, want %d", len(tc.body), rec.Code, tc.code)
+		}
+	}
+}

@@ -47,6 +47,7 @@ type Authenticator struct {
 	entries  map[account.KeyHash]entry
 	negative int
 	seq      int64 // highest change applied; guards against caching a lookup that raced a change
+	synced   bool  // seq has been read from the store once
 }
 
 type entry struct {
@@ -166,21 +167,19 @@ func (a *Authenticator) dropNegativeLocked() {
 // of changed accounts. The first call only records where the log stands.
 func (a *Authenticator) Sync(ctx context.Context) error {
 	a.mu.RLock()
-	seq := a.seq
+	seq, synced := a.seq, a.synced
 	a.mu.RUnlock()
-	if seq == 0 {
+	if !synced {
 		last, err := a.opt.Store.LastChange(ctx)
 		if err != nil {
 			return fmt.Errorf("auth: read change log: %w", err)
 		}
 		a.mu.Lock()
-		if a.seq == 0 {
-			a.seq = last
+		if !a.synced {
+			a.seq, a.synced = last, true
 		}
 		a.mu.Unlock()
-		if last != 0 {
-			return nil
-		}
+		return nil
 	}
 	changes, err := a.opt.Store.Changes(ctx, seq)
 	if err != nil {

@@ -152,7 +152,8 @@ func (m *Meter) rollOverLocked(ctx context.Context, k leaseKey, l *lease, now ti
 		}
 	}
 	y, mo, _ := now.UTC().Date()
-	*l = lease{periodEnd: time.Date(y, mo+1, 1, 0, 0, 0, 0, time.UTC), lastUse: now}
+	l.periodEnd = time.Date(y, mo+1, 1, 0, 0, 0, 0, time.UTC)
+	l.remaining, l.used, l.loaded = 0, 0, false
 }
 
 func (m *Meter) refillLocked(ctx context.Context, k leaseKey, l *lease, now time.Time, limit int64) error {

@@ -1,0 +1,149 @@
+// Package api is the REST surface of ipatlas: routes under /data/*, health and metrics
+// endpoints, request parameter parsing, the wire shapes in the spec's field names, and the
+// one table that maps domain errors to HTTP status codes. Engines answer; this package only
+// translates.
+package api
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/ipatlas/ipatlas/internal/account"
+	"github.com/ipatlas/ipatlas/internal/dataset"
+	"github.com/ipatlas/ipatlas/internal/quota"
+	"github.com/ipatlas/ipatlas/internal/web"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+)
+
+// Authenticator resolves an API key to its account (auth.Authenticator).
+type Authenticator interface {
+	Authenticate(ctx context.Context, key string) (account.Account, error)
+}
+
+// Meter charges one request against an account's monthly volume (quota.Meter).
+type Meter interface {
+	Charge(ctx context.Context, a account.Account, pkg string) error
+}
+
+// Options wire a Server. Log, Auth, Meter and Data are required.
+type Options struct {
+	Log         *slog.Logger
+	Auth        Authenticator
+	Meter       Meter
+	Data        *dataset.Live
+	ClientAddrs web.ClientAddrs
+	// Registry receives the HTTP metrics and is served on /metrics; nil disables both.
+	Registry *prometheus.Registry
+	// MaxBody bounds request bodies (default 64 KiB); Timeout bounds handlers (default 10s).
+	MaxBody int64
+	Timeout time.Duration
+}
+
+// Server serves the REST API.
+type Server struct {
+	opt     Options
+	mux     *http.ServeMux
+	metrics *web.Metrics
+	ids     *web.RequestIDs
+	views   viewCache
+}
+
+// New builds the server and its routes.
+func New(opt Options) *Server {
+	if opt.MaxBody <= 0 {
+		opt.MaxBody = 64 << 10
+	}
+	if opt.Timeout <= 0 {
+		opt.Timeout = 10 * time.Second
+	}
+	s := &Server{opt: opt, mux: http.NewServeMux(), ids: web.NewRequestIDs()}
+	if opt.Registry != nil {
+		s.metrics = web.NewMetrics(opt.Registry)
+	}
+	s.routes()
+	return s
+}
+
+func (s *Server) routes() {
+	// Keyed endpoints: package, then handler. Every plan reaches every endpoint; the package
+	// only decides which monthly volume a call counts against.
+	s.keyed("GET /data/country-info", quota.IPGeolocation, s.countryInfo)
+	s.keyed("GET /data/countries", quota.IPGeolocation, s.countries)
+
+	// Keyless.
+	s.open("GET /data/sources", s.sources)
+	s.open("GET /healthz", s.healthz)
+	s.open("GET /readyz", s.readyz)
+	if s.opt.Registry != nil {
+		s.mux.Handle("GET /metrics", promhttp.HandlerFor(s.opt.Registry, promhttp.HandlerOpts{}))
+	}
+	// Everything else: the JSON error body instead of ServeMux's plain-text 404 and 405.
+	s.mux.Handle("/", s.stack("unmatched", http.HandlerFunc(s.unmatched)))
+}
+
+// Handler returns the root handler.
+func (s *Server) Handler() http.Handler { return s.mux }
+
+func (s *Server) stack(route string, h http.Handler) http.Handler {
+	return web.Stack(h,
+		web.Recover(s.opt.Log),
+		s.ids.Middleware,
+		web.Observe(s.opt.Log, s.metrics, route),
+		web.LimitRequests(s.opt.MaxBody, s.opt.Timeout),
+	)
+}
+
+func (s *Server) open(pattern string, fn web.HandlerFunc) {
+	s.mux.Handle(pattern, s.stack(pattern, web.Handle(s.opt.Log, statusOf, fn)))
+}
+
+// keyed registers a handler that needs a valid key and counts against pkg's volume.
+func (s *Server) keyed(pattern, pkg string, fn web.HandlerFunc) {
+	s.open(pattern, func(w http.ResponseWriter, r *http.Request) error {
+		key, _ := authKey(r)
+		acct, err := s.opt.Auth.Authenticate(r.Context(), key)
+		if err != nil {
+			return err
+		}
+		if err := s.opt.Meter.Charge(r.Context(), acct, pkg); err != nil {
+			return err
+		}
+		return fn(w, r)
+	})
+}
+
+// unmatched answers requests no route took: 405 when the path exists for another method,
+// else 404, always with the JSON error body (ServeMux's own answers are plain text).
+func (s *Server) unmatched(w http.ResponseWriter, r *http.Request) {
+	var allow []string
+	for _, m := range []string{http.MethodGet, http.MethodPost} {
+		probe := r.Clone(r.Context())
+		probe.Method = m
+		if _, pattern := s.mux.Handler(probe); pattern != "/" && pattern != "" {
+			allow = append(allow, m)
+		}
+	}
+	if len(allow) > 0 {
+		a := strings.Join(allow, ", ")
+		w.Header().Set("Allow", a)
+		web.WriteError(w, http.StatusMethodNotAllowed, "Method "+r.Method+" is not allowed on "+r.URL.Path+"; use "+a+".")
+		return
+	}
+	web.WriteError(w, http.StatusNotFound, "There is no endpoint at "+r.URL.Path+".")
+}
+
+// Offline lets every request through with no key and no metering. It is for the lookup
+// command, which answers on the operator's own machine; never serve it on a listener.
+type Offline struct{}
+
+// Authenticate accepts any key, or none.
+func (Offline) Authenticate(context.Context, string) (account.Account, error) {
+	return account.Account{}, nil
+}
+
+// Charge counts nothing.
+func (Offline) Charge(context.Context, account.Account, string) error { return nil }

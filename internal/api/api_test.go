@@ -1,0 +1,237 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/ipatlas/ipatlas/internal/account"
+	"github.com/ipatlas/ipatlas/internal/auth"
+	"github.com/ipatlas/ipatlas/internal/dataset"
+	"github.com/ipatlas/ipatlas/internal/dataset/datasettest"
+	"github.com/ipatlas/ipatlas/internal/quota"
+	"github.com/ipatlas/ipatlas/internal/web"
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+// fakeAuth knows one key per account; fakeMeter refuses by account id.
+type fakeAuth map[string]account.Account
+
+func (f fakeAuth) Authenticate(_ context.Context, key string) (account.Account, error) {
+	if key == "" {
+		return account.Account{}, auth.ErrMissingKey
+	}
+	a, ok := f[key]
+	if !ok {
+		return account.Account{}, auth.ErrInvalidKey
+	}
+	return a, nil
+}
+
+type fakeMeter struct{}
+
+func (fakeMeter) Charge(_ context.Context, a account.Account, pkg string) error {
+	switch a.ID {
+	case 2:
+		return &quota.ExceededError{Package: pkg, Limit: 10}
+	case 3:
+		return &quota.ForbiddenError{Package: pkg, Reason: "the account is disabled"}
+	case 4:
+		return errors.New("database is on fire")
+	}
+	return nil
+}
+
+func newTestServer(t *testing.T) *Server {
+	t.Helper()
+	return New(Options{
+		Log:      slog.New(slog.DiscardHandler),
+		Auth:     fakeAuth{"good": {ID: 1}, "spent": {ID: 2}, "disabled": {ID: 3}, "broken": {ID: 4}},
+		Meter:    fakeMeter{},
+		Data:     dataset.NewStatic(datasettest.Snapshot(t)),
+		Registry: prometheus.NewRegistry(),
+	})
+}
+
+func do(t *testing.T, s *Server, method, target string, headers map[string]string) *httptest.ResponseRecorder {
+	t.Helper()
+	r := httptest.NewRequest(method, target, nil)
+	for k, v := range headers {
+		r.Header.Set(k, v)
+	}
+	rec := httptest.NewRecorder()
+	s.Handler().ServeHTTP(rec, r)
+	return rec
+}
+
+func TestStatusCodesAndErrorBodies(t *testing.T) {
+	s := newTestServer(t)
+	tests := []struct {
+		name    string
+		method  string
+		target  string
+		headers map[string]string
+		code    int
+		desc    string // substring of the description
+	}{
+		{"no key", "GET", "/data/country-info?code=IE", nil, 401, "No API key"},
+		{"wrong key", "GET", "/data/country-info?code=IE&key=nope", nil, 401, "not valid"},
+		{"empty key", "GET", "/data/country-info?code=IE&key=", nil, 401, "No API key"},
+		{"query key", "GET", "/data/country-info?code=IE&key=good", nil, 200, ""},
+		{"x-service-key", "GET", "/data/country-info?code=IE", map[string]string{"x-service-key": "good"}, 200, ""},
+		{"x-bdc-key", "GET", "/data/country-info?code=IE", map[string]string{"x-bdc-key": "good"}, 200, ""},
+		{"quota exceeded", "GET", "/data/country-info?code=IE&key=spent", nil, 402, "volume of 10 for the ip-geolocation package is used up"},
+		{"forbidden", "GET", "/data/country-info?code=IE&key=disabled", nil, 403, "disabled"},
+		{"store failure", "GET", "/data/country-info?code=IE&key=broken", nil, 500, "Please try again"},
+		{"missing code", "GET", "/data/country-info?key=good", nil, 400, "code parameter is required"},
+		{"unknown code", "GET", "/data/country-info?code=XX&key=good", nil, 404, `"XX"`},
+		{"unknown path", "GET", "/data/nothing-here", nil, 404, "no endpoint"},
+		{"wrong method", "POST", "/data/countries?key=good", nil, 405, "use GET"},
+		{"sources need no key", "GET", "/data/sources", nil, 200, ""},
+		{"healthz", "GET", "/healthz", nil, 200, ""},
+		{"readyz", "GET", "/readyz", nil, 200, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rec := do(t, s, tt.method, tt.target, tt.headers)
+			if rec.Code != tt.code {
+				t.Fatalf("status %d, want %d; body %s", rec.Code, tt.code, rec.Body)
+			}
+			if ct := rec.Header().Get("Content-Type"); ct != "application/json; charset=utf-8" {
+				t.Errorf("Content-Type %q", ct)
+			}
+			if tt.code == 200 {
+				return
+			}
+			var body web.ErrorBody
+			if err := json.Unmarshal(rec.Body.Bytes(), &body); err != nil {
+				t.Fatalf("error body is not JSON: %s", rec.Body)
+			}
+			if body.Status != tt.code || !strings.Contains(body.Description, tt.desc) {
+				t.Errorf("body %+v; want status %d and a description containing %q", body, tt.code, tt.desc)
+			}
+			if strings.Contains(body.Description, "fire") {
+				t.Error("internal error text leaked to the client")
+			}
+		})
+	}
+}
+
+func TestCountryInfo(t *testing.T) {
+	s := newTestServer(t)
+	tests := []struct{ query, wantName, wantAlpha2 string }{
+		{"code=IE", "Ireland", "IE"},
+		{"code=ie&localityLanguage=de", "Irland", "IE"},
+		{"code=IRL&localityLanguage=DE", "Irland", "IE"},
+		{"code=372&localityLanguage=de-AT", "Irland", "IE"},
+		{"code=036&localityLanguage=ja", "オーストラリア", "AU"},
+		{"code=US&localityLanguage=xx", "United States", "US"},
+		{"code=BR&localityLanguage=default", "Brasil", "BR"},
+		{"code=BR&localityLanguage=", "Brazil", "BR"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.query, func(t *testing.T) {
+			rec := do(t, s, "GET", "/data/country-info?key=good&"+tt.query, nil)
+			if rec.Code != 200 {
+				t.Fatalf("status %d: %s", rec.Code, rec.Body)
+			}
+			var got countryJSON
+			if err := json.Unmarshal(rec.Body.Bytes(), &got); err != nil {
+				t.Fatal(err)
+			}
+			if got.Name != tt.wantName || got.ISOAlpha2 != tt.wantAlpha2 {
+				t.Errorf("got %s %q, want %s %q", got.ISOAlpha2, got.Name, tt.wantAlpha2, tt.wantName)
+			}
+		})
+	}
+}
+
+// TestCountriesMatchReference checks the spliced rendering against the slow, obviously
+// correct one: json.Marshal of the wire struct, for every country and several languages.
+func TestCountriesMatchReference(t *testing.T) {
+	s := newTestServer(t)
+	snap := datasettest.Snapshot(t)
+	for _, lang := range []string{"en", "de", "ja", "pt", "zz"} {
+		rec := do(t, s, "GET", "/data/countries?key=good&localityLanguage="+lang, nil)
+		if rec.Code != 200 {
+			t.Fatalf("status %d", rec.Code)
+		}
+		var want []countryJSON
+		loc := lang
+		if lang == "zz" {
+			loc = "en"
+		}
+		for _, c := range snap.Countries.All() {
+			want = append(want, toCountryJSON(c, snap.Countries.Name(c, loc)))
+		}
+		wantJSON, _ := json.Marshal(want)
+		if diff := cmp.Diff(string(wantJSON), rec.Body.String()); diff != "" {
+			t.Errorf("lang %s: spliced output differs from json.Marshal (-want +got):\n%s", lang, diff)
+		}
+	}
+}
+
+func TestCountryInfoNoAllocs(t *testing.T) {
+	s := newTestServer(t)
+	v, err := s.countryView()
+	if err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 0, 4096)
+	v.quotedNames("de") // first use of a language fills its cache
+	n := testing.AllocsPerRun(100, func() {
+		i, ok := v.lookup("IE")
+		if !ok {
+			t.Fatal("IE missing")
+		}
+		buf = v.appendCountry(buf[:0], i, "de")
+	})
+	if n != 0 {
+		t.Errorf("country lookup + render allocated %v times", n)
+	}
+}
+
+func BenchmarkCountryInfoRender(b *testing.B) {
+	s := New(Options{Log: slog.New(slog.DiscardHandler), Auth: fakeAuth{}, Meter: fakeMeter{}, Data: dataset.NewStatic(datasettest.Snapshot(b))})
+	v, _ := s.countryView()
+	buf := make([]byte, 0, 4096)
+	b.ReportAllocs()
+	for b.Loop() {
+		i, _ := v.lookup("irl")
+		buf = v.appendCountry(buf[:0], i, v.locale("de"))
+	}
+}
+
+// BenchmarkAuthQuota measures the keyed-route overhead: key extraction, authentication from
+// the cache and quota metering, with the real Authenticator and Meter over in-memory stores.
+func BenchmarkAuthQuota(b *testing.B) {
+	store := newMemStore()
+	key := auth.NewKey()
+	store.accts[account.HashKey(key)] = account.Account{ID: 1, Plan: "unlimited"}
+	authn := auth.New(auth.Options{Store: store})
+	meter := quota.NewMeter(quota.Options{Store: store, Plans: quota.DefaultPlans()})
+	h := web.Handle(slog.New(slog.DiscardHandler), statusOf, func(w http.ResponseWriter, r *http.Request) error {
+		k, _ := authKey(r)
+		a, err := authn.Authenticate(r.Context(), k)
+		if err != nil {
+			return err
+		}
+		return meter.Charge(r.Context(), a, quota.IPGeolocation)
+	})
+	r := httptest.NewRequest("GET", "/data/country-info?code=IE&localityLanguage=en&key="+key, nil)
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, r)
+	if w.Code != 200 {
+		b.Fatalf("status %d: %s", w.Code, w.Body)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		h.ServeHTTP(w, r)
+	}
+}

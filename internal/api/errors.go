@@ -1,0 +1,63 @@
+package api
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+
+	"github.com/ipatlas/ipatlas/internal/auth"
+	"github.com/ipatlas/ipatlas/internal/quota"
+	"github.com/ipatlas/ipatlas/internal/web"
+)
+
+// Domain errors raised by the handlers of this package.
+var (
+	errNotFound = errors.New("api: no entry")
+)
+
+// statusTable is the one place where domain errors become status codes. The descriptions
+// say what was wrong and how to fix it; typed errors add their detail below.
+var statusTable = []struct {
+	err  error
+	code int
+	desc string
+}{
+	{auth.ErrMissingKey, http.StatusUnauthorized, "No API key was sent. Send it as the key query parameter (?key=...) or in the x-service-key header."},
+	{auth.ErrInvalidKey, http.StatusUnauthorized, "The API key is not valid. Check it under Account, Credentials; a regenerated key replaces the old one at once."},
+	{quota.ErrExceeded, http.StatusPaymentRequired, "The monthly query volume of this key is used up."},
+	{quota.ErrForbidden, http.StatusForbidden, "This key has no permission for this endpoint."},
+	{errNotFound, http.StatusNotFound, "No valid entry was found for the request."},
+}
+
+// statusOf maps err to a status and a client-safe description. Unknown errors are 500 with
+// a generic description: their text may hold internal detail and is only logged.
+func statusOf(err error) (int, string) {
+	var we *web.Error
+	if errors.As(err, &we) {
+		return we.Code, we.Msg
+	}
+	var exceeded *quota.ExceededError
+	if errors.As(err, &exceeded) {
+		return http.StatusPaymentRequired, fmt.Sprintf("The monthly query volume of %d for the %s package is used up. It renews on the first day of next month (UTC); a larger plan raises it.", exceeded.Limit, exceeded.Package)
+	}
+	var forbidden *quota.ForbiddenError
+	if errors.As(err, &forbidden) {
+		return http.StatusForbidden, fmt.Sprintf("This key has no permission for the %s package: %s.", forbidden.Package, forbidden.Reason)
+	}
+	for _, e := range statusTable {
+		if errors.Is(err, e.err) {
+			return e.code, e.desc
+		}
+	}
+	return http.StatusInternalServerError, "An error occurred and the request was not completed. Please try again."
+}
+
+// badRequest is a 400 with a description of the parameter problem.
+func badRequest(format string, args ...any) error {
+	return web.Errorf(http.StatusBadRequest, format, args...)
+}
+
+// notFound is a 404 that names what was not found.
+func notFound(format string, args ...any) error {
+	return &web.Error{Code: http.StatusNotFound, Msg: fmt.Sprintf(format, args...), Err: errNotFound}
+}

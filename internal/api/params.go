@@ -1,0 +1,30 @@
+package api
+
+import (
+	"net/http"
+
+	"github.com/ipatlas/ipatlas/internal/auth"
+	"github.com/ipatlas/ipatlas/internal/web"
+)
+
+// maxParamLen bounds any single parameter value: no lookup input is longer, and a bound
+// keeps error descriptions (which quote the input) short.
+const maxParamLen = 256
+
+// param returns a query parameter, or "" when absent.
+func param(r *http.Request, name string) string {
+	v, _ := web.QueryValue(r.URL.RawQuery, name)
+	return v
+}
+
+// authKey is auth.KeyFrom; a variable-free indirection kept so tests can see the one place
+// keyed handlers read the key.
+func authKey(r *http.Request) (string, bool) { return auth.KeyFrom(r) }
+
+// quoteInput shortens client input for inclusion in an error description.
+func quoteInput(s string) string {
+	if len(s) > 64 {
+		s = s[:64] + "..."
+	}
+	return `"` + s + `"`
+}

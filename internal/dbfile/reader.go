@@ -1,0 +1,205 @@
+package dbfile
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+)
+
+// A File is an opened, fully verified snapshot. It is immutable and safe for concurrent use;
+// it has no Close because it holds only memory, which the garbage collector reclaims once no
+// reader refers to it (so a snapshot can be swapped out while requests still read it).
+type File struct {
+	data     []byte
+	meta     Metadata
+	sections []entry // in ascending name order, as in the file
+}
+
+// entry is one row of the section table.
+type entry struct {
+	name        string
+	offset, len uint64
+}
+
+// Open reads the snapshot at path and opens it with OpenBytes.
+func Open(path string) (*File, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("dbfile: %w", err)
+	}
+	f, err := OpenBytes(b)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return f, nil
+}
+
+// OpenBytes parses and verifies a snapshot held in b: magic, version, bounds, the checksum of
+// the header and the SHA-256 of every section. It returns an error wrapping ErrVersion for a
+// format version it cannot read and ErrFormat for anything else that is wrong; it never
+// panics, whatever b holds. The File refers to b (sections are sub-slices of it), so the
+// caller must not modify b afterwards.
+func OpenBytes(b []byte) (*File, error) {
+	d := decoder{b: b}
+	if m := d.bytes(len(magic)); d.err != nil || string(m) != magic {
+		return nil, formatErr("not a snapshot (bad magic)")
+	}
+	if v := d.uint32(); d.err == nil && v != FormatVersion {
+		return nil, fmt.Errorf("dbfile: version %d, this build reads %d: %w", v, FormatVersion, ErrVersion)
+	}
+	metaJSON := d.bytes(int(d.uint32()))
+	count := d.uint32()
+	if d.err != nil {
+		return nil, d.err
+	}
+	// Check the count against the bytes left before allocating, so a corrupt count cannot
+	// make us allocate gigabytes.
+	if uint64(count) > uint64(len(d.b)-d.off)/(entryFixedLen+1) {
+		return nil, formatErr("section count %d exceeds file size", count)
+	}
+	sections := make([]entry, 0, count)
+	sums := make([][]byte, 0, count)
+	for range count {
+		name := string(d.bytes(int(d.uint16())))
+		e := entry{name: name, offset: d.uint64(), len: d.uint64()}
+		sum := d.bytes(sha256.Size)
+		if d.err != nil {
+			return nil, d.err
+		}
+		if name == "" || len(name) > maxNameLen {
+			return nil, formatErr("section name length %d", len(name))
+		}
+		if n := len(sections); n > 0 && strings.Compare(sections[n-1].name, name) >= 0 {
+			return nil, formatErr("section %q out of order or duplicate", name)
+		}
+		sections = append(sections, e)
+		sums = append(sums, sum)
+	}
+	headerEnd := d.off
+	headerSum := d.bytes(sumLen)
+	if d.err != nil {
+		return nil, d.err
+	}
+	if sum := sha256.Sum256(b[:headerEnd]); !bytes.Equal(sum[:], headerSum) {
+		return nil, formatErr("header checksum mismatch")
+	}
+
+	// Payloads tile the rest of the file exactly: each at the next aligned offset after the
+	// previous one, zero padding between, nothing after the last.
+	end := uint64(d.off)
+	for i, e := range sections {
+		if e.offset != alignUp(end) {
+			return nil, formatErr("section %q at offset %d, want %d", e.name, e.offset, alignUp(end))
+		}
+		if e.offset > uint64(len(b)) || e.len > uint64(len(b))-e.offset {
+			return nil, formatErr("section %q (%d bytes at %d) beyond end of file (%d bytes)", e.name, e.len, e.offset, len(b))
+		}
+		if !allZero(b[end:e.offset]) {
+			return nil, formatErr("non-zero padding before section %q", e.name)
+		}
+		if sum := sha256.Sum256(b[e.offset : e.offset+e.len]); !bytes.Equal(sum[:], sums[i]) {
+			return nil, formatErr("section %q checksum mismatch", e.name)
+		}
+		end = e.offset + e.len
+	}
+	if end != uint64(len(b)) {
+		return nil, formatErr("%d bytes after the last section", uint64(len(b))-end)
+	}
+
+	var meta Metadata
+	if err := json.Unmarshal(metaJSON, &meta); err != nil {
+		return nil, formatErr("metadata: %v", err)
+	}
+	if meta.FormatVersion != FormatVersion {
+		return nil, formatErr("metadata says format version %d, header %d", meta.FormatVersion, FormatVersion)
+	}
+	return &File{data: b, meta: meta, sections: sections}, nil
+}
+
+// Metadata returns a copy of the snapshot's metadata; the caller may modify it.
+func (f *File) Metadata() Metadata {
+	return f.meta.clone()
+}
+
+// Section returns the named section's bytes and reports whether the snapshot has it. The
+// slice aliases the snapshot's memory without copying: the caller must not modify it.
+func (f *File) Section(name string) ([]byte, bool) {
+	i, ok := slices.BinarySearchFunc(f.sections, name, func(e entry, name string) int {
+		return strings.Compare(e.name, name)
+	})
+	if !ok {
+		return nil, false
+	}
+	e := f.sections[i]
+	return f.data[e.offset : e.offset+e.len : e.offset+e.len], true
+}
+
+// SectionNames returns the names of the snapshot's sections in ascending order.
+func (f *File) SectionNames() []string {
+	names := make([]string, len(f.sections))
+	for i, e := range f.sections {
+		names[i] = e.name
+	}
+	return names
+}
+
+// decoder reads the fixed-layout header. After the first failure every read returns zero
+// values and err stays set, so callers check err once after a group of reads.
+type decoder struct {
+	b   []byte
+	off int
+	err error
+}
+
+func (d *decoder) bytes(n int) []byte {
+	if d.err != nil {
+		return nil
+	}
+	if n < 0 || n > len(d.b)-d.off {
+		d.err = formatErr("truncated at byte %d (need %d more, have %d)", d.off, n, len(d.b)-d.off)
+		return nil
+	}
+	p := d.b[d.off : d.off+n : d.off+n]
+	d.off += n
+	return p
+}
+
+func (d *decoder) uint16() uint16 {
+	if p := d.bytes(2); p != nil {
+		return binary.LittleEndian.Uint16(p)
+	}
+	return 0
+}
+
+func (d *decoder) uint32() uint32 {
+	if p := d.bytes(4); p != nil {
+		return binary.LittleEndian.Uint32(p)
+	}
+	return 0
+}
+
+func (d *decoder) uint64() uint64 {
+	if p := d.bytes(8); p != nil {
+		return binary.LittleEndian.Uint64(p)
+	}
+	return 0
+}
+
+// formatErr returns an error wrapping ErrFormat with detail.
+func formatErr(format string, args ...any) error {
+	return fmt.Errorf("dbfile: "+format+": %w", append(args, ErrFormat)...)
+}
+
+func allZero(b []byte) bool {
+	for _, c := range b {
+		if c != 0 {
+			return false
+		}
+	}
+	return true
+}

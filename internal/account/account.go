@@ -86,8 +86,10 @@ type Store interface {
 	// AccountByID finds an account by id, or returns ErrNotFound.
 	AccountByID(ctx context.Context, id ID) (Account, error)
 	// RotateKey replaces the account's key hash in one transaction and records a Change.
+	// It returns ErrNotFound for an unknown id and ErrKeyTaken when another account holds h.
 	RotateKey(ctx context.Context, id ID, h KeyHash) error
-	// UpdatePlan sets plan, monthly limit and disabled flag, and records a Change.
+	// UpdatePlan sets plan, monthly limit and disabled flag, and records a Change. It
+	// returns ErrNotFound for an unknown id.
 	UpdatePlan(ctx context.Context, id ID, plan string, monthlyLimit int64, disabled bool) error
 
 	// Reserve atomically adds up to n to the account's usage of pkg for the month of `at`,
@@ -95,17 +97,23 @@ type Store interface {
 	// The same amount is added to the usage of the day of `at`. Concurrent callers, in this
 	// process or others, never together exceed limit. A reservation is durable when Reserve
 	// returns: a crash afterwards can only over-count, never under-count.
+	// It grants 0 without error when n or limit is not positive, and returns ErrNotFound
+	// when id has no account.
 	Reserve(ctx context.Context, id ID, pkg string, at time.Time, n, limit int64) (granted int64, err error)
 	// Release gives back n previously reserved units of the month and day of `at` (never
 	// going below zero); servers call it for leases they did not use.
 	Release(ctx context.Context, id ID, pkg string, at time.Time, n int64) error
-	// Usage returns the reserved volume per package for one month; packages never used are absent.
+	// Usage returns the reserved volume per package for one month; packages never used are
+	// absent (a package released back to zero may be absent or 0). An unknown id has no usage.
 	Usage(ctx context.Context, id ID, p Period) (map[string]int64, error)
 	// DailyUsage returns per-day, per-package usage for days in [from, to), ordered by day
-	// then package. Days without usage are absent.
+	// then package. Days without usage are absent. A day is in the range when its midnight
+	// (UTC) is, so callers normally pass midnights.
 	DailyUsage(ctx context.Context, id ID, from, to time.Time) ([]DayUsage, error)
 
 	// Changes returns the changes with Seq > after, in Seq order (at most a few thousand).
+	// Seqs become visible in order: a reader that has seen Seq k will never later find a
+	// new change below k, so remembering the last Seq seen is enough to miss nothing.
 	Changes(ctx context.Context, after int64) ([]Change, error)
 	// LastChange returns the highest Seq recorded so far (0 when none).
 	LastChange(ctx context.Context) (int64, error)

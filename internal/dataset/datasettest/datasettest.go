@@ -55,7 +55,7 @@ func Countries() []country.Country {
 			UNRegion:       "Asia/Eastern Asia",
 			Currency:       country.Currency{NumericCode: 392, Code: "JPY", Name: "Yen", MinorUnits: 0},
 			WBRegion:       country.WBGroup{ID: "EAS", ISO2Code: "Z4", Value: "East Asia & Pacific"}, WBIncomeLevel: hic,
-			CallingCode:    "81", FlagEmoji: country.FlagEmoji("JP"), WikidataID: "Q17", GeonameID: 1861060, IsIndependent: true,
+			CallingCode: "81", FlagEmoji: country.FlagEmoji("JP"), WikidataID: "Q17", GeonameID: 1861060, IsIndependent: true,
 			Continents: []country.Continent{{Name: "Asia", Code: "AS"}}},
 		{Alpha2: "US", Alpha3: "USA", Numeric: 840, ISOName: "United States of America (the)", ISONameFull: "the United States of America",
 			Names:          map[string]string{"en": "United States", "de": "Vereinigte Staaten", "ja": "アメリカ合衆国"},
@@ -63,7 +63,7 @@ func Countries() []country.Country {
 			UNRegion:       "Americas/Northern America",
 			Currency:       country.Currency{NumericCode: 840, Code: "USD", Name: "US Dollar", MinorUnits: 2},
 			WBRegion:       country.WBGroup{ID: "NAC", ISO2Code: "XU", Value: "North America"}, WBIncomeLevel: hic,
-			CallingCode:    "1", FlagEmoji: country.FlagEmoji("US"), WikidataID: "Q30", GeonameID: 6252001, IsIndependent: true,
+			CallingCode: "1", FlagEmoji: country.FlagEmoji("US"), WikidataID: "Q30", GeonameID: 6252001, IsIndependent: true,
 			Continents: []country.Continent{{Name: "North America", Code: "NA"}}},
 	}
 }

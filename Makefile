@@ -1,0 +1,61 @@
+# ipatlas: the README's two commands are `make run` and `make test`.
+GO       ?= go
+BIN      := bin/ipatlas
+VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+DATA     ?= ./var/data
+# MIRROR: a local directory of sources (air-gapped installs, CI): MIRROR=../shared/data
+MIRROR   ?=
+ADDR     ?= 127.0.0.1:8080
+DEMO     ?= demo@ipatlas.local
+FUZZTIME ?= 10s
+
+MIRROR_FLAG := $(if $(MIRROR),--mirror $(MIRROR),)
+
+.PHONY: build run data data-update test fmt-check vet unit bench fuzz clean
+
+build:
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "-s -w -X main.version=$(VERSION)" -o $(BIN) ./cmd/ipatlas
+
+# data builds the snapshot once; `make data-update` rebuilds it from the (cached) sources.
+data: build
+	@test -f $(DATA)/ipatlas.snapshot || $(BIN) data update --data $(DATA) $(MIRROR_FLAG)
+
+data-update: build
+	$(BIN) data update --data $(DATA) $(MIRROR_FLAG)
+
+# run serves on $(ADDR) with a demo account; its key is printed (a new one each run).
+run: data
+	@key=$$($(BIN) keys create --email $(DEMO) --plan unlimited 2>/dev/null || $(BIN) keys regenerate --email $(DEMO) --wait 0s) && \
+	echo "" && echo "Demo API key: $$key" && \
+	echo "Try:  curl 'http://$(ADDR)/data/country-info?code=IE&localityLanguage=de&key='$$key" && echo "" && \
+	exec $(BIN) serve --addr $(ADDR) --data $(DATA)
+
+test: fmt-check vet unit
+
+fmt-check:
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+	@# modernc.org/sqlite needs exactly the modernc.org/libc it was generated against.
+	@test "$$($(GO) list -m -f '{{.Version}}' modernc.org/libc)" = "$$(awk '$$1=="modernc.org/libc"{print $$2}' $$($(GO) list -m -f '{{.Dir}}' modernc.org/sqlite)/go.mod)" || \
+		{ echo "modernc.org/libc does not match what modernc.org/sqlite requires"; exit 1; }
+
+vet:
+	$(GO) vet ./...
+
+# unit runs every test with the race detector; fuzz targets run their seed corpora.
+unit:
+	$(GO) test -race -count=1 -timeout 20m ./...
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+# fuzz runs each fuzz target for $(FUZZTIME).
+fuzz:
+	@for pkg in $$($(GO) list ./...); do \
+		for f in $$($(GO) test -list '^Fuzz' $$pkg 2>/dev/null | grep '^Fuzz'); do \
+			echo "== $$pkg $$f"; $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
+		done; \
+	done
+
+clean:
+	rm -rf bin

@@ -1,0 +1,308 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/ipatlas/ipatlas/internal/account"
+	"github.com/ipatlas/ipatlas/internal/account/sqlite"
+	"github.com/ipatlas/ipatlas/internal/dataset/datasettest"
+	"github.com/ipatlas/ipatlas/internal/quota"
+)
+
+// binPath is the ipatlas binary built once for the end-to-end tests.
+var binPath string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "ipatlas-e2e")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	binPath = filepath.Join(dir, "ipatlas")
+	out, err := exec.Command("go", "build", "-race", "-o", binPath, ".").CombinedOutput()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "build ipatlas: %v\n%s", err, out)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// env is one installation: a data dir with the fixture snapshot and a SQLite store.
+type env struct {
+	t     *testing.T
+	dir   string
+	store string
+}
+
+func newEnv(t *testing.T) *env {
+	t.Helper()
+	dir := t.TempDir()
+	data := filepath.Join(dir, "data")
+	if err := os.MkdirAll(data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(data, snapshotFile), datasettest.Bytes(t), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return &env{t: t, dir: dir, store: "sqlite:" + filepath.Join(dir, "ipatlas.db")}
+}
+
+// ipatlas runs a command to completion and returns its stdout.
+func (e *env) ipatlas(args ...string) string {
+	e.t.Helper()
+	cmd := exec.Command(binPath, args...)
+	cmd.Env = append(os.Environ(), "IPATLAS_STORE="+e.store, "IPATLAS_DATA="+filepath.Join(e.dir, "data"))
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		e.t.Fatalf("ipatlas %v: %v\n%s", args, err, stderr.String())
+	}
+	return strings.TrimSpace(string(out))
+}
+
+type server struct {
+	cmd  *exec.Cmd
+	base string
+	done chan struct{}
+}
+
+var listenRE = regexp.MustCompile(`msg=listening addr=(\S+) role=api `)
+
+// serve starts `ipatlas serve` on a free loopback port and waits until it listens.
+func (e *env) serve(extra ...string) *server {
+	e.t.Helper()
+	args := append([]string{"serve", "--addr", "127.0.0.1:0"}, extra...)
+	cmd := exec.Command(binPath, args...)
+	cmd.Env = append(os.Environ(), "IPATLAS_STORE="+e.store, "IPATLAS_DATA="+filepath.Join(e.dir, "data"), "IPATLAS_LOG_LEVEL=info")
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		e.t.Fatal(err)
+	}
+	s := &server{cmd: cmd, done: make(chan struct{})}
+	addr := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		sc.Buffer(make([]byte, 1<<20), 1<<20)
+		for sc.Scan() {
+			if m := listenRE.FindStringSubmatch(sc.Text()); m != nil {
+				addr <- m[1]
+			}
+		}
+		io.Copy(io.Discard, stderr)
+	}()
+	go func() { cmd.Wait(); close(s.done) }()
+	e.t.Cleanup(func() { s.cmd.Process.Kill(); <-s.done })
+	select {
+	case a := <-addr:
+		s.base = "http://" + a
+	case <-s.done:
+		e.t.Fatal("ipatlas serve exited before listening")
+	case <-time.After(30 * time.Second):
+		e.t.Fatal("ipatlas serve did not listen within 30s")
+	}
+	return s
+}
+
+func (s *server) stop(t *testing.T) {
+	t.Helper()
+	s.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-s.done:
+	case <-time.After(20 * time.Second):
+		t.Fatal("server did not stop on SIGTERM")
+	}
+}
+
+var client = &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 128}}
+
+func get(t *testing.T, url string, headers map[string]string) (int, []byte) {
+	t.Helper()
+	req, _ := http.NewRequest("GET", url, nil)
+	for k, v := range headers {
+		req.Header.Set(k, v)
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, b
+}
+
+func storedUsage(t *testing.T, e *env, email string) int64 {
+	t.Helper()
+	ctx := context.Background()
+	st, err := sqlite.Open(ctx, strings.TrimPrefix(e.store, "sqlite:"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	a, err := st.AccountByEmail(ctx, email)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, err := st.Usage(ctx, a.ID, account.PeriodOf(time.Now()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u[quota.IPGeolocation]
+}
+
+func TestKeySourcesAndErrorBodies(t *testing.T) {
+	e := newEnv(t)
+	key := e.ipatlas("keys", "create", "--email", "a@example.org")
+	s := e.serve()
+	u := s.base + "/data/country-info?code=IE"
+	tests := []struct {
+		name    string
+		url     string
+		headers map[string]string
+		code    int
+	}{
+		{"no key", u, nil, 401},
+		{"wrong key", u + "&key=ipa_WRONGWRONGWRONGWRONGWRONGW", nil, 401},
+		{"key=", u + "&key=" + key, nil, 200},
+		{"x-service-key", u, map[string]string{"x-service-key": key}, 200},
+		{"x-bdc-key", u, map[string]string{"x-bdc-key": key}, 200},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, body := get(t, tt.url, tt.headers)
+			if code != tt.code {
+				t.Fatalf("status %d, want %d: %s", code, tt.code, body)
+			}
+			if code != 200 {
+				var eb struct {
+					Status      int    `json:"status"`
+					Description string `json:"description"`
+				}
+				if err := json.Unmarshal(body, &eb); err != nil || eb.Status != code || eb.Description == "" {
+					t.Errorf("error body %s", body)
+				}
+			}
+		})
+	}
+}
+
+func TestRegenerateInvalidatesOldKey(t *testing.T) {
+	e := newEnv(t)
+	old := e.ipatlas("keys", "create", "--email", "b@example.org")
+	s := e.serve()
+	u := s.base + "/data/country-info?code=DE&key="
+	if code, body := get(t, u+old, nil); code != 200 {
+		t.Fatalf("old key before regenerate: %d %s", code, body)
+	}
+	fresh := e.ipatlas("keys", "regenerate", "--email", "b@example.org")
+	if fresh == old || !strings.HasPrefix(fresh, "ipa_") {
+		t.Fatalf("regenerate printed %q", fresh)
+	}
+	if code, _ := get(t, u+old, nil); code != 401 {
+		t.Errorf("old key right after regenerate: %d, want 401", code)
+	}
+	if code, body := get(t, u+fresh, nil); code != 200 {
+		t.Errorf("new key: %d %s", code, body)
+	}
+}
+
+// TestQuotaExactUnderConcurrency: 64 clients, 1500 requests, limit 1000: exactly 1000 get
+// 200, 500 get 402, and the store says 1000.
+func TestQuotaExactUnderConcurrency(t *testing.T) {
+	e := newEnv(t)
+	key := e.ipatlas("keys", "create", "--email", "c@example.org", "--monthly-limit", "1000")
+	s := e.serve()
+	var next atomic.Int64
+	var ok, over, other atomic.Int64
+	var wg sync.WaitGroup
+	for range 64 {
+		wg.Go(func() {
+			for next.Add(1) <= 1500 {
+				code, _ := get(t, s.base+"/data/country-info?code=US&key="+key, nil)
+				switch code {
+				case 200:
+					ok.Add(1)
+				case 402:
+					over.Add(1)
+				default:
+					other.Add(1)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if ok.Load() != 1000 || over.Load() != 500 || other.Load() != 0 {
+		t.Errorf("200: %d, 402: %d, other: %d; want 1000, 500, 0", ok.Load(), over.Load(), other.Load())
+	}
+	s.stop(t)
+	if got := storedUsage(t, e, "c@example.org"); got != 1000 {
+		t.Errorf("stored usage %d, want 1000", got)
+	}
+}
+
+// TestUsageSurvivesSIGKILL: the stored usage is never below the 200s answered before a kill.
+func TestUsageSurvivesSIGKILL(t *testing.T) {
+	e := newEnv(t)
+	key := e.ipatlas("keys", "create", "--email", "d@example.org", "--monthly-limit", "100000")
+	var served int64
+	for round := range 2 {
+		s := e.serve()
+		var ok atomic.Int64
+		stop := make(chan struct{})
+		var wg sync.WaitGroup
+		for range 16 {
+			wg.Go(func() {
+				for {
+					select {
+					case <-stop:
+						return
+					default:
+					}
+					resp, err := client.Get(s.base + "/data/country-info?code=JP&key=" + key)
+					if err != nil {
+						return // the server is gone
+					}
+					io.Copy(io.Discard, resp.Body)
+					resp.Body.Close()
+					if resp.StatusCode == 200 {
+						ok.Add(1)
+					}
+				}
+			})
+		}
+		time.Sleep(700 * time.Millisecond)
+		s.cmd.Process.Signal(syscall.SIGKILL)
+		<-s.done
+		close(stop)
+		wg.Wait()
+		served += ok.Load()
+		got := storedUsage(t, e, "d@example.org")
+		t.Logf("round %d: %d answered with 200 so far, stored usage %d", round, served, got)
+		if ok.Load() == 0 {
+			t.Fatal("no request succeeded before the kill; the test proves nothing")
+		}
+		if got < served {
+			t.Fatalf("stored usage %d is below the %d requests answered with 200", got, served)
+		}
+	}
+}

@@ -1,0 +1,95 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/ipatlas/ipatlas/internal/account"
+	"github.com/ipatlas/ipatlas/internal/auth"
+	"github.com/ipatlas/ipatlas/internal/quota"
+)
+
+func runKeysCreate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("keys create", stderr)
+	email := fs.String("email", "", "account email (required)")
+	plan := fs.String("plan", quota.DefaultPlan, "plan name")
+	limit := fs.Int64("monthly-limit", 0, "monthly volume for every package, overriding the plan (0: the plan's)")
+	storeURL := fs.String("store", defaultStore, "account store: sqlite:PATH or a postgres:// URL")
+	plansFile := fs.String("plans", "", "plans file (JSON); default: the built-in plans")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if *email == "" {
+		return usageError{"keys create: --email is required"}
+	}
+	if *limit < 0 {
+		return usageError{"keys create: --monthly-limit must not be negative"}
+	}
+	plans, err := loadPlans(*plansFile)
+	if err != nil {
+		return err
+	}
+	if _, ok := plans[*plan]; !ok {
+		return usageError{fmt.Sprintf("keys create: no plan %q is configured", *plan)}
+	}
+	store, err := openStore(ctx, *storeURL)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	key := auth.NewKey()
+	_, err = store.CreateAccount(ctx, account.NewAccount{Email: *email, Plan: *plan, MonthlyLimit: *limit, KeyHash: account.HashKey(key)})
+	if errors.Is(err, account.ErrEmailTaken) {
+		return fmt.Errorf("keys create: %s already has an account; its key is stored only as a hash, so use 'ipatlas keys regenerate --email %s' for a new one", *email, *email)
+	}
+	if err != nil {
+		return fmt.Errorf("keys create: %w", err)
+	}
+	fmt.Fprintln(stdout, key)
+	return nil
+}
+
+func runKeysRegenerate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("keys regenerate", stderr)
+	email := fs.String("email", "", "account email (required)")
+	storeURL := fs.String("store", defaultStore, "account store: sqlite:PATH or a postgres:// URL")
+	wait := fs.Duration("wait", 3*200*time.Millisecond, "wait this long before returning, so that running servers (which read changes every --key-poll-interval) refuse the old key by the time this command exits")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if *email == "" {
+		return usageError{"keys regenerate: --email is required"}
+	}
+	store, err := openStore(ctx, *storeURL)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	acct, err := store.AccountByEmail(ctx, *email)
+	if errors.Is(err, account.ErrNotFound) {
+		return fmt.Errorf("keys regenerate: no account for %s; create one with 'ipatlas keys create --email %s'", *email, *email)
+	}
+	if err != nil {
+		return fmt.Errorf("keys regenerate: %w", err)
+	}
+	key := auth.NewKey()
+	if err := store.RotateKey(ctx, acct.ID, account.HashKey(key)); err != nil {
+		return fmt.Errorf("keys regenerate: %w", err)
+	}
+	select {
+	case <-time.After(*wait):
+	case <-ctx.Done():
+	}
+	fmt.Fprintln(stdout, key)
+	return nil
+}
+
+func loadPlans(path string) (quota.Plans, error) {
+	if path == "" {
+		return quota.DefaultPlans(), nil
+	}
+	return quota.LoadPlans(path)
+}

@@ -1,0 +1,106 @@
+// Command ipatlas is the self-hosted IP, network, risk, phone and country lookup service:
+// it builds the data snapshot, serves the API, manages API keys and answers lookups offline.
+// This package only parses flags and wires the internal packages together.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+
+	_ "time/tzdata" // time zone rules inside the binary, for hosts without zoneinfo
+)
+
+// version is stamped at build time with -ldflags "-X main.version=...".
+var version = "dev"
+
+const usage = `ipatlas: self-hosted IP, network, risk, phone and country lookups.
+
+Usage:
+  ipatlas serve            [flags]   serve the API
+  ipatlas data update      [flags]   fetch sources and build a new data snapshot
+  ipatlas data info        [flags]   show the snapshot's sources, versions, dates and counts
+  ipatlas keys create      --email E [--plan NAME] [--monthly-limit N]   create an account, print its key
+  ipatlas keys regenerate  --email E   print a new key; the old one stops working at once
+  ipatlas lookup country   CODE [--lang L]   the country-info answer, offline
+  ipatlas version
+
+Every flag can also be set in the environment as IPATLAS_<FLAG> (upper case, '-' as '_').
+Run 'ipatlas COMMAND -h' for the flags of a command.
+`
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	if err != nil {
+		if !errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(os.Stderr, "ipatlas:", err)
+		}
+		os.Exit(exitCode(err))
+	}
+}
+
+// usageError marks errors in how the command was called (exit status 2).
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+func exitCode(err error) int {
+	var ue usageError
+	if errors.As(err, &ue) || errors.Is(err, flag.ErrHelp) {
+		return 2
+	}
+	return 1
+}
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return usageError{"no command given"}
+	}
+	cmd, rest := args[0], args[1:]
+	sub := func() (string, []string) {
+		if len(rest) == 0 {
+			return "", nil
+		}
+		return rest[0], rest[1:]
+	}
+	switch cmd {
+	case "serve":
+		return runServe(ctx, rest, stderr)
+	case "data":
+		switch s, a := sub(); s {
+		case "update":
+			return runDataUpdate(ctx, a, stdout, stderr)
+		case "info":
+			return runDataInfo(a, stdout, stderr)
+		default:
+			return usageError{fmt.Sprintf("unknown command 'data %s' (want update or info)", s)}
+		}
+	case "keys":
+		switch s, a := sub(); s {
+		case "create":
+			return runKeysCreate(ctx, a, stdout, stderr)
+		case "regenerate":
+			return runKeysRegenerate(ctx, a, stdout, stderr)
+		default:
+			return usageError{fmt.Sprintf("unknown command 'keys %s' (want create or regenerate)", s)}
+		}
+	case "lookup":
+		return runLookup(rest, stdout, stderr)
+	case "version":
+		fmt.Fprintln(stdout, "ipatlas", version)
+		return nil
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return nil
+	}
+	fmt.Fprint(stderr, usage)
+	return usageError{fmt.Sprintf("unknown command %q", cmd)}
+}

@@ -1,0 +1,227 @@
+package main
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/http/pprof"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/ipatlas/ipatlas/internal/api"
+	"github.com/ipatlas/ipatlas/internal/auth"
+	"github.com/ipatlas/ipatlas/internal/dataset"
+	"github.com/ipatlas/ipatlas/internal/quota"
+	"github.com/ipatlas/ipatlas/internal/web"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+)
+
+// snapshotFile is where `data update` writes the snapshot inside --data.
+const snapshotFile = "ipatlas.snapshot"
+
+type serveConfig struct {
+	addr, ipv4Addr, adminAddr string
+	dataDir, storeURL         string
+	trustedProxies            string
+	tlsCert, tlsKey           string
+	plansFile                 string
+	logFormat, logLevel       string
+	reloadInterval            time.Duration
+	keyPollInterval           time.Duration
+	shutdownTimeout           time.Duration
+}
+
+func runServe(ctx context.Context, args []string, stderr io.Writer) error {
+	fs := newFlagSet("serve", stderr)
+	var c serveConfig
+	fs.StringVar(&c.addr, "addr", "127.0.0.1:8080", "address of the dual-stack API listener")
+	fs.StringVar(&c.ipv4Addr, "ipv4-addr", "", "address of a second, IPv4-only API listener (the spec's IPv4-only host); empty: none")
+	fs.StringVar(&c.adminAddr, "admin-addr", "", "address of the admin listener (/metrics, /debug/pprof, POST /admin/reload); empty: none. Keep it private")
+	fs.StringVar(&c.dataDir, "data", "./var/data", "directory holding the data snapshot")
+	fs.StringVar(&c.storeURL, "store", defaultStore, "account store: sqlite:PATH or a postgres:// URL")
+	fs.StringVar(&c.trustedProxies, "trusted-proxies", "", "comma-separated addresses or CIDRs of reverse proxies whose X-Forwarded-For / Forwarded headers are believed")
+	fs.StringVar(&c.tlsCert, "tls-cert", "", "TLS certificate file (PEM); with --tls-key, serve HTTPS with HTTP/2")
+	fs.StringVar(&c.tlsKey, "tls-key", "", "TLS private key file (PEM)")
+	fs.StringVar(&c.plansFile, "plans", "", "plans file (JSON); default: the built-in plans")
+	fs.StringVar(&c.logFormat, "log-format", "text", "log format: text or json")
+	fs.StringVar(&c.logLevel, "log-level", "info", "log level: debug, info, warn or error")
+	fs.DurationVar(&c.reloadInterval, "reload-interval", 10*time.Second, "how often to check the snapshot file for changes (0: only on SIGHUP)")
+	fs.DurationVar(&c.keyPollInterval, "key-poll-interval", 200*time.Millisecond, "how often to read account changes; a regenerated key stops working within this")
+	fs.DurationVar(&c.shutdownTimeout, "shutdown-timeout", 15*time.Second, "how long to let requests finish on SIGTERM")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if (c.tlsCert == "") != (c.tlsKey == "") {
+		return usageError{"serve: --tls-cert and --tls-key go together"}
+	}
+	log, err := newLogger(stderr, c.logFormat, c.logLevel)
+	if err != nil {
+		return err
+	}
+	trusted, err := web.ParseTrustedProxies(c.trustedProxies)
+	if err != nil {
+		return usageError{fmt.Sprintf("serve: --trusted-proxies: %v", err)}
+	}
+	plans, err := loadPlans(c.plansFile)
+	if err != nil {
+		return err
+	}
+
+	path := filepath.Join(c.dataDir, snapshotFile)
+	live, err := dataset.NewLive(path, log)
+	if err != nil {
+		return fmt.Errorf("serve: no usable data snapshot (run 'ipatlas data update --data %s' first): %w", c.dataDir, err)
+	}
+	store, err := openStore(ctx, c.storeURL)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	authn := auth.New(auth.Options{Store: store, PollInterval: c.keyPollInterval, Log: log})
+	if err := authn.Sync(ctx); err != nil {
+		return err
+	}
+	meter := quota.NewMeter(quota.Options{Store: store, Plans: plans, Registerer: reg, Log: log})
+	srv := api.New(api.Options{Log: log, Auth: authn, Meter: meter, Data: live, ClientAddrs: web.ClientAddrs{Trusted: trusted}, Registry: reg})
+
+	bg, stopBG := context.WithCancel(context.Background())
+	defer stopBG()
+	var wg sync.WaitGroup
+	wg.Go(func() { authn.Run(bg) })
+	wg.Go(func() { meter.Run(bg) })
+	wg.Go(func() { live.Watch(bg, c.reloadInterval) })
+
+	servers, err := listen(c, srv.Handler(), adminHandler(reg, live))
+	if err != nil {
+		return err
+	}
+	errc := make(chan error, len(servers))
+	for _, s := range servers {
+		log.Info("listening", "addr", s.ln.Addr().String(), "role", s.role, "tls", s.tls)
+		go func() { errc <- s.serve() }()
+	}
+	select {
+	case <-ctx.Done():
+		log.Info("shutting down")
+	case err = <-errc:
+		log.Error("listener failed", "err", err)
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), c.shutdownTimeout)
+	defer cancel()
+	for _, s := range servers {
+		_ = s.srv.Shutdown(sctx)
+	}
+	stopBG()
+	wg.Wait()
+	// Leases not used are given back so the stored usage equals what was served.
+	meter.Close(sctx)
+	return err
+}
+
+type listener struct {
+	role string
+	srv  *http.Server
+	ln   net.Listener
+	tls  bool
+	cert string
+	key  string
+}
+
+func (l listener) serve() error {
+	var err error
+	if l.tls {
+		err = l.srv.ServeTLS(l.ln, l.cert, l.key)
+	} else {
+		err = l.srv.Serve(l.ln)
+	}
+	if errors.Is(err, http.ErrServerClosed) {
+		return nil
+	}
+	return err
+}
+
+func newHTTPServer(h http.Handler) *http.Server {
+	return &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		WriteTimeout:      30 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		MaxHeaderBytes:    32 << 10,
+		TLSConfig:         &tls.Config{MinVersion: tls.VersionTLS12},
+	}
+}
+
+func listen(c serveConfig, api, admin http.Handler) ([]listener, error) {
+	useTLS := c.tlsCert != ""
+	var out []listener
+	add := func(role, network, addr string, h http.Handler, withTLS bool) error {
+		ln, err := net.Listen(network, addr)
+		if err != nil {
+			for _, l := range out {
+				l.ln.Close()
+			}
+			return fmt.Errorf("serve: listen %s (%s): %w", addr, role, err)
+		}
+		out = append(out, listener{role: role, srv: newHTTPServer(h), ln: ln, tls: withTLS, cert: c.tlsCert, key: c.tlsKey})
+		return nil
+	}
+	if err := add("api", "tcp", c.addr, api, useTLS); err != nil {
+		return nil, err
+	}
+	if c.ipv4Addr != "" {
+		if err := add("api-ipv4", "tcp4", c.ipv4Addr, api, useTLS); err != nil {
+			return nil, err
+		}
+	}
+	if c.adminAddr != "" {
+		if err := add("admin", "tcp", c.adminAddr, admin, false); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// adminHandler serves operator endpoints on a separate, private listener.
+func adminHandler(reg *prometheus.Registry, live *dataset.Live) http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
+	mux.HandleFunc("/debug/pprof/", pprof.Index)
+	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+	mux.HandleFunc("POST /admin/reload", func(w http.ResponseWriter, r *http.Request) {
+		if err := live.Reload(); err != nil {
+			web.WriteError(w, http.StatusUnprocessableEntity, "The snapshot was refused and the previous one keeps serving: "+err.Error())
+			return
+		}
+		_ = web.WriteJSON(w, http.StatusOK, map[string]any{"status": "reloaded", "dataBuildTime": live.Current().Meta.BuildTime})
+	})
+	return mux
+}
+
+func newLogger(w io.Writer, format, level string) (*slog.Logger, error) {
+	var lv slog.Level
+	if err := lv.UnmarshalText([]byte(level)); err != nil {
+		return nil, usageError{fmt.Sprintf("--log-level %q: want debug, info, warn or error", level)}
+	}
+	opts := &slog.HandlerOptions{Level: lv}
+	switch strings.ToLower(format) {
+	case "text":
+		return slog.New(slog.NewTextHandler(w, opts)), nil
+	case "json":
+		return slog.New(slog.NewJSONHandler(w, opts)), nil
+	}
+	return nil, usageError{fmt.Sprintf("--log-format %q: want text or json", format)}
+}

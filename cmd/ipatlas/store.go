@@ -1,0 +1,47 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/ipatlas/ipatlas/internal/account"
+	"github.com/ipatlas/ipatlas/internal/account/postgres"
+	"github.com/ipatlas/ipatlas/internal/account/sqlite"
+)
+
+const defaultStore = "sqlite:./var/ipatlas.db"
+
+// openStore opens the account store named by url: "sqlite:PATH" or a postgres:// URL.
+func openStore(ctx context.Context, url string) (account.Store, error) {
+	switch {
+	case strings.HasPrefix(url, "sqlite:"):
+		path := strings.TrimPrefix(url, "sqlite:")
+		if path == "" {
+			return nil, usageError{"--store sqlite: needs a file path, e.g. sqlite:./var/ipatlas.db"}
+		}
+		if err := os.MkdirAll(filepath.Dir(path), 0o750); err != nil {
+			return nil, err
+		}
+		return sqlite.Open(ctx, path)
+	case strings.HasPrefix(url, "postgres://"), strings.HasPrefix(url, "postgresql://"):
+		return postgres.Open(ctx, url)
+	}
+	return nil, usageError{fmt.Sprintf("--store %q: want sqlite:PATH or a postgres:// URL", redactURL(url))}
+}
+
+// redactURL hides a password in a store URL before it is printed.
+func redactURL(u string) string {
+	scheme, rest, ok := strings.Cut(u, "://")
+	if !ok {
+		return u
+	}
+	creds, host, ok := strings.Cut(rest, "@")
+	if !ok {
+		return u
+	}
+	user, _, _ := strings.Cut(creds, ":")
+	return scheme + "://" + user + ":***@" + host
+}

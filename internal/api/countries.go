@@ -2,7 +2,6 @@ package api
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"strings"
@@ -105,9 +104,9 @@ const nameMarker = "\x00name\x00"
 func newCountryView(snap *dataset.Snapshot) (*countryView, error) {
 	db := snap.Countries
 	v := &countryView{snap: snap, all: db.All(), index: map[string]int{}, langs: map[string]string{}}
-	quotedMarker, _ := json.Marshal(nameMarker)
+	quotedMarker, _ := web.Marshal(nameMarker)
 	for i, c := range v.all {
-		b, err := json.Marshal(toCountryJSON(c, nameMarker))
+		b, err := web.Marshal(toCountryJSON(c, nameMarker))
 		if err != nil {
 			return nil, fmt.Errorf("api: render country %s: %w", c.Alpha2, err)
 		}
@@ -167,7 +166,7 @@ func (v *countryView) quotedNames(locale string) [][]byte {
 	}
 	out := make([][]byte, len(v.all))
 	for i, c := range v.all {
-		out[i], _ = json.Marshal(v.snap.Countries.Name(c, locale))
+		out[i], _ = web.Marshal(v.snap.Countries.Name(c, locale))
 	}
 	n, _ := v.names.LoadOrStore(locale, out)
 	return n.([][]byte)

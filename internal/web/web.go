@@ -5,6 +5,7 @@
 package web
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -68,7 +69,7 @@ type ErrorBody struct {
 
 // WriteError writes the JSON error body with status code.
 func WriteError(w http.ResponseWriter, code int, desc string) {
-	b, err := json.Marshal(ErrorBody{Status: code, Description: desc})
+	b, err := Marshal(ErrorBody{Status: code, Description: desc})
 	if err != nil { // cannot happen for an int and a string; keep the contract anyway
 		b = []byte(`{"status":` + strconv.Itoa(code) + `,"description":"error"}`)
 	}
@@ -84,9 +85,21 @@ func WriteJSONBytes(w http.ResponseWriter, code int, body []byte) {
 	_, _ = w.Write(body)
 }
 
+// Marshal encodes v as JSON without HTML escaping: answers are data for programs, and
+// "Europe & Central Asia" should read as such, not as "Europe \u0026 Central Asia".
+func Marshal(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}
+
 // WriteJSON encodes v and writes it with status code.
 func WriteJSON(w http.ResponseWriter, code int, v any) error {
-	b, err := json.Marshal(v)
+	b, err := Marshal(v)
 	if err != nil {
 		return fmt.Errorf("web: encode response: %w", err)
 	}

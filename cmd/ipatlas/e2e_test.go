@@ -306,3 +306,41 @@ func TestUsageSurvivesSIGKILL(t *testing.T) {
 		}
 	}
 }
+
+// TestSIGHUPReloadsSnapshot: a new snapshot file is served after SIGHUP; a corrupt one is
+// refused and the old data keeps answering.
+func TestSIGHUPReloadsSnapshot(t *testing.T) {
+	e := newEnv(t)
+	s := e.serve("--reload-interval", "0")
+	loadedAt := func() string {
+		_, body := get(t, s.base+"/readyz", nil)
+		var r struct {
+			LoadedAt string `json:"loadedAt"`
+		}
+		json.Unmarshal(body, &r)
+		return r.LoadedAt
+	}
+	first := loadedAt()
+	path := filepath.Join(e.dir, "data", snapshotFile)
+	if err := os.WriteFile(path+".tmp", datasettest.Bytes(t), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	os.Rename(path+".tmp", path)
+	s.cmd.Process.Signal(syscall.SIGHUP)
+	deadline := time.Now().Add(10 * time.Second)
+	for loadedAt() == first {
+		if time.Now().After(deadline) {
+			t.Fatal("SIGHUP did not reload the snapshot")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	second := loadedAt()
+	if err := os.WriteFile(path, []byte("not a snapshot"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s.cmd.Process.Signal(syscall.SIGHUP)
+	time.Sleep(300 * time.Millisecond)
+	if got := loadedAt(); got != second {
+		t.Errorf("a corrupt snapshot replaced the serving one (loadedAt %s -> %s)", second, got)
+	}
+}

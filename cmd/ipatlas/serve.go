@@ -96,12 +96,14 @@ func runServe(ctx context.Context, args []string, stderr io.Writer) error {
 	meter := quota.NewMeter(quota.Options{Store: store, Plans: plans, Registerer: reg, Log: log})
 	srv := api.New(api.Options{Log: log, Auth: authn, Meter: meter, Data: live, ClientAddrs: web.ClientAddrs{Trusted: trusted}, Registry: reg})
 
+	hup, stopHUP := dataset.NotifyReload()
+	defer stopHUP()
 	bg, stopBG := context.WithCancel(context.Background())
 	defer stopBG()
 	var wg sync.WaitGroup
 	wg.Go(func() { authn.Run(bg) })
 	wg.Go(func() { meter.Run(bg) })
-	wg.Go(func() { live.Watch(bg, c.reloadInterval) })
+	wg.Go(func() { live.Watch(bg, c.reloadInterval, hup) })
 
 	servers, err := listen(c, srv.Handler(), adminHandler(reg, live))
 	if err != nil {

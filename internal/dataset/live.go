@@ -91,13 +91,18 @@ func (l *Live) changed() bool {
 	return !fi.ModTime().Equal(l.mtime) || fi.Size() != l.size
 }
 
-// Watch reloads on SIGHUP and when the file changes (checked every interval; 0 disables the
-// check), until ctx is done. `data update` replaces the file by rename, so a reader never
-// sees a half-written snapshot.
-func (l *Live) Watch(ctx context.Context, interval time.Duration) {
+// NotifyReload returns a channel that receives SIGHUP. Call it before the process announces
+// it is serving: without a handler, SIGHUP would end the process.
+func NotifyReload() (<-chan os.Signal, func()) {
 	hup := make(chan os.Signal, 1)
 	signal.Notify(hup, syscall.SIGHUP)
-	defer signal.Stop(hup)
+	return hup, func() { signal.Stop(hup) }
+}
+
+// Watch reloads when hup receives and when the file changes (checked every interval; 0
+// disables the check), until ctx is done. `data update` replaces the file by rename, so a
+// reader never sees a half-written snapshot.
+func (l *Live) Watch(ctx context.Context, interval time.Duration, hup <-chan os.Signal) {
 	var tick <-chan time.Time
 	if interval > 0 && l.path != "" {
 		t := time.NewTicker(interval)

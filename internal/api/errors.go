@@ -57,6 +57,11 @@ func badRequest(format string, args ...any) error {
 	return web.Errorf(http.StatusBadRequest, format, args...)
 }
 
+// invalidIP is the spec's answer to a malformed IP address: 405, not 400 (spec rule 2).
+func invalidIP(format string, args ...any) error {
+	return web.Errorf(http.StatusMethodNotAllowed, format, args...)
+}
+
 // notFound is a 404 that names what was not found.
 func notFound(format string, args ...any) error {
 	return &web.Error{Code: http.StatusNotFound, Msg: fmt.Sprintf(format, args...), Err: errNotFound}

@@ -17,6 +17,11 @@ func param(r *http.Request, name string) string {
 	return v
 }
 
+// paramOK returns a query parameter and whether it was present.
+func paramOK(r *http.Request, name string) (string, bool) {
+	return web.QueryValue(r.URL.RawQuery, name)
+}
+
 // authKey is auth.KeyFrom; a variable-free indirection kept so tests can see the one place
 // keyed handlers read the key.
 func authKey(r *http.Request) (string, bool) { return auth.KeyFrom(r) }

@@ -1,0 +1,154 @@
+package api
+
+import (
+	"math"
+	"net/http"
+	"net/netip"
+	"strconv"
+	"strings"
+)
+
+// parseIPParam parses the spec's `ip` parameter: dotted IPv4, IPv4 as a decimal number
+// ("134744072" is 8.8.8.8) or IPv6. IPv4-mapped IPv6 is unmapped; zones are refused (they
+// name an interface of the caller's machine, not an Internet address).
+func parseIPParam(s string) (netip.Addr, bool) {
+	s = strings.TrimSpace(s)
+	if s == "" || len(s) > 64 {
+		return netip.Addr{}, false
+	}
+	if isDigits(s) {
+		n, err := strconv.ParseUint(s, 10, 32)
+		if err != nil {
+			return netip.Addr{}, false
+		}
+		return netip.AddrFrom4([4]byte{byte(n >> 24), byte(n >> 16), byte(n >> 8), byte(n)}), true
+	}
+	a, err := netip.ParseAddr(s)
+	if err != nil || a.Zone() != "" {
+		return netip.Addr{}, false
+	}
+	return a.Unmap(), true
+}
+
+func isDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// requestIP returns the address a request asks about: the `ip` parameter, or the caller's
+// own address when it is absent (spec). A malformed one is the spec's 405.
+func (s *Server) requestIP(r *http.Request) (netip.Addr, error) {
+	v, ok := paramOK(r, "ip")
+	if !ok || strings.TrimSpace(v) == "" {
+		a, ok := s.opt.ClientAddrs.Of(r)
+		if !ok {
+			return netip.Addr{}, invalidIP("The caller's address could not be determined; pass the ip parameter.")
+		}
+		return a, nil
+	}
+	a, ok := parseIPParam(v)
+	if !ok {
+		return netip.Addr{}, invalidIP("The requested IP address %s is not valid: use dotted IPv4 (8.8.8.8), IPv4 as a number (134744072) or IPv6 (2001:4860:4860::8888).", quoteInput(v))
+	}
+	return a, nil
+}
+
+// parseCIDRParam parses a CIDR range: IPv4 `x.x.x.x/y` (y 0–32) or IPv6 `addr/y` (y 0–128).
+// A bare address is its own host prefix. Host bits are cleared: clients write 8.8.8.8/24.
+func parseCIDRParam(s string) (netip.Prefix, bool) {
+	s = strings.TrimSpace(s)
+	if s == "" || len(s) > 64 {
+		return netip.Prefix{}, false
+	}
+	if !strings.Contains(s, "/") {
+		a, ok := parseIPParam(s)
+		if !ok {
+			return netip.Prefix{}, false
+		}
+		return netip.PrefixFrom(a, a.BitLen()), true
+	}
+	p, err := netip.ParsePrefix(s)
+	if err != nil || p.Addr().Zone() != "" {
+		return netip.Prefix{}, false
+	}
+	if p.Addr().Is4In6() {
+		bits := p.Bits() - 96
+		if bits < 0 {
+			return netip.Prefix{}, false
+		}
+		p = netip.PrefixFrom(p.Addr().Unmap(), bits)
+	}
+	return p.Masked(), true
+}
+
+// parseASNParam parses an AS number written as "15169", "AS15169" or "ASN15169" (any case).
+// AS 0 is reserved and never announced, so it is refused.
+func parseASNParam(s string) (uint32, bool) {
+	s = strings.TrimSpace(s)
+	if len(s) >= 3 && strings.EqualFold(s[:3], "asn") {
+		s = s[3:]
+	} else if len(s) >= 2 && strings.EqualFold(s[:2], "as") {
+		s = s[2:]
+	}
+	if !isDigits(s) || len(s) > 10 {
+		return 0, false
+	}
+	n, err := strconv.ParseUint(s, 10, 32)
+	if err != nil || n == 0 {
+		return 0, false
+	}
+	return uint32(n), true
+}
+
+// intParam reads an optional integer parameter in [lo, hi], with a default when absent. Out
+// of range or malformed is a 400 naming the parameter and its range.
+func intParam(r *http.Request, name string, def, lo, hi int) (int, error) {
+	v, ok := paramOK(r, name)
+	if !ok || strings.TrimSpace(v) == "" {
+		return def, nil
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(v))
+	if err != nil || n < lo || n > hi {
+		return 0, badRequest("The %s parameter must be a whole number from %d to %d; got %s.", name, lo, hi, quoteInput(v))
+	}
+	return n, nil
+}
+
+// boolParam reads an optional true/false parameter.
+func boolParam(r *http.Request, name string) (bool, error) {
+	v, ok := paramOK(r, name)
+	if !ok || v == "" {
+		return false, nil
+	}
+	b, err := strconv.ParseBool(strings.TrimSpace(v))
+	if err != nil {
+		return false, badRequest("The %s parameter must be true or false; got %s.", name, quoteInput(v))
+	}
+	return b, nil
+}
+
+// coordParams reads latitude and longitude: both required, finite and in range.
+func coordParams(r *http.Request) (lat, lon float64, err error) {
+	parse := func(name string, limit float64) (float64, error) {
+		v, ok := paramOK(r, name)
+		if !ok || strings.TrimSpace(v) == "" {
+			return 0, badRequest("The %s parameter is required. Expecting latitude in (+/- 90) and longitude in (+/- 180) range values.", name)
+		}
+		f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+		if err != nil || math.IsNaN(f) || math.IsInf(f, 0) || f < -limit || f > limit {
+			return 0, badRequest("Invalid coordinates: %s is %s. Expecting latitude in (+/- 90) and longitude in (+/- 180) range values.", name, quoteInput(v))
+		}
+		return f, nil
+	}
+	if lat, err = parse("latitude", 90); err != nil {
+		return 0, 0, err
+	}
+	if lon, err = parse("longitude", 180); err != nil {
+		return 0, 0, err
+	}
+	return lat, lon, nil
+}

@@ -1,0 +1,130 @@
+package api
+
+import (
+	"net/netip"
+	"testing"
+)
+
+func TestParseIPParam(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"8.8.8.8", "8.8.8.8"},
+		{" 8.8.8.8 ", "8.8.8.8"},
+		{"134744072", "8.8.8.8"},
+		{"0", "0.0.0.0"},
+		{"4294967295", "255.255.255.255"},
+		{"2001:4860:4860::8888", "2001:4860:4860::8888"},
+		{"::ffff:1.2.3.4", "1.2.3.4"},
+		{"999.1.1.1", ""},
+		{"4294967296", ""},
+		{"1.2.3", ""},
+		{"fe80::1%eth0", ""},
+		{"", ""},
+		{"08.8.8.8", ""},
+		{"-1", ""},
+	}
+	for _, tt := range tests {
+		got, ok := parseIPParam(tt.in)
+		if tt.want == "" {
+			if ok {
+				t.Errorf("parseIPParam(%q) = %v, want invalid", tt.in, got)
+			}
+			continue
+		}
+		if !ok || got != netip.MustParseAddr(tt.want) {
+			t.Errorf("parseIPParam(%q) = %v, %v; want %s", tt.in, got, ok, tt.want)
+		}
+	}
+}
+
+func TestParseCIDRParam(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"8.8.8.0/24", "8.8.8.0/24"},
+		{"8.8.8.8/24", "8.8.8.0/24"},
+		{"0.0.0.0/0", "0.0.0.0/0"},
+		{"2001:db8::/32", "2001:db8::/32"},
+		{"::ffff:10.0.0.0/104", "10.0.0.0/8"},
+		{"1.1.1.1", "1.1.1.1/32"},
+		{"8.8.8.0/33", ""},
+		{"8.8.8/24", ""},
+		{"::ffff:0:0/90", ""},
+		{"", ""},
+	}
+	for _, tt := range tests {
+		got, ok := parseCIDRParam(tt.in)
+		if tt.want == "" {
+			if ok {
+				t.Errorf("parseCIDRParam(%q) = %v, want invalid", tt.in, got)
+			}
+			continue
+		}
+		if !ok || got != netip.MustParsePrefix(tt.want) {
+			t.Errorf("parseCIDRParam(%q) = %v, %v; want %s", tt.in, got, ok, tt.want)
+		}
+	}
+}
+
+func TestParseASNParam(t *testing.T) {
+	tests := []struct {
+		in   string
+		want uint32
+	}{
+		{"15169", 15169}, {"AS15169", 15169}, {"as15169", 15169}, {"ASN15169", 15169}, {"asn 1", 0},
+		{"4294967295", 4294967295}, {"4294967296", 0}, {"0", 0}, {"AS", 0}, {"", 0}, {"15169x", 0}, {"+5", 0},
+	}
+	for _, tt := range tests {
+		got, ok := parseASNParam(tt.in)
+		if got != tt.want || ok != (tt.want != 0) {
+			t.Errorf("parseASNParam(%q) = %d, %v; want %d", tt.in, got, ok, tt.want)
+		}
+	}
+}
+
+// FuzzParseIPParam: whatever is accepted is a valid, unmapped, zone-free address that
+// round-trips through its string form; dotted input agrees with netip.ParseAddr.
+func FuzzParseIPParam(f *testing.F) {
+	for _, s := range []string{"8.8.8.8", "134744072", "::1", "::ffff:1.2.3.4", "999.1.1.1", "fe80::1%x", "00000000001"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		a, ok := parseIPParam(s)
+		if !ok {
+			return
+		}
+		if !a.IsValid() || a.Is4In6() || a.Zone() != "" {
+			t.Fatalf("parseIPParam(%q) = %v", s, a)
+		}
+		if b, ok2 := parseIPParam(a.String()); !ok2 || b != a {
+			t.Fatalf("%v does not round-trip", a)
+		}
+		if ref, err := netip.ParseAddr(s); err == nil && ref.Zone() == "" && ref.Unmap() != a {
+			t.Fatalf("parseIPParam(%q) = %v, netip says %v", s, a, ref)
+		}
+	})
+}
+
+func FuzzParseCIDRParam(f *testing.F) {
+	for _, s := range []string{"8.8.8.0/24", "::/0", "1.1.1.1", "::ffff:1.0.0.0/100", "x/1"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		p, ok := parseCIDRParam(s)
+		if !ok {
+			return
+		}
+		if !p.IsValid() || p != p.Masked() || p.Addr().Is4In6() {
+			t.Fatalf("parseCIDRParam(%q) = %v", s, p)
+		}
+	})
+}
+
+func FuzzParseASNParam(f *testing.F) {
+	for _, s := range []string{"15169", "AS1", "asn4294967295", "AS0"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		n, ok := parseASNParam(s)
+		if ok && n == 0 {
+			t.Fatalf("parseASNParam(%q) accepted AS0", s)
+		}
+	})
+}

@@ -47,6 +47,10 @@ func (m NPM) Fetch(ctx context.Context, dir string) (Artifact, error) {
 	if err != nil {
 		return Artifact{}, fmt.Errorf("npm %s: %w", m.spec(), err)
 	}
+	// npm runs inside the scratch directory, so every path it is given must be absolute.
+	if dir, err = filepath.Abs(dir); err != nil {
+		return Artifact{}, err
+	}
 	scratch, err := os.MkdirTemp(filepath.Dir(dir), ".npm-pack-*")
 	if err != nil {
 		return Artifact{}, err

@@ -197,3 +197,17 @@ func TestNPMPackIntegration(t *testing.T) {
 		t.Errorf("no cache manifest: %v", err)
 	}
 }
+
+// TestNPMFetchRelativeDir: npm runs inside the scratch directory, so a relative cache path
+// (the default, ./var/cache) must be made absolute first, or npm looks for it inside itself.
+func TestNPMFetchRelativeDir(t *testing.T) {
+	tgz := makeTarGz(t, file("package/package.json", `{"name":"pkg","version":"1.0.0"}`))
+	m := NPM{Package: "pkg", Version: "1.0.0", Integrity: integrityOf(tgz), Command: fakeNPM(t, tgz, integrityOf(tgz))}
+	t.Chdir(t.TempDir())
+	if err := os.MkdirAll(filepath.Join("var", "cache", "pkg", "1.0.0"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.Fetch(context.Background(), filepath.Join("var", "cache", "pkg", "1.0.0")); err != nil {
+		t.Fatalf("Fetch into a relative directory: %v", err)
+	}
+}

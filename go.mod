@@ -17,6 +17,7 @@ require (
 	github.com/beorn7/perks v1.0.1 // indirect
 	github.com/cespare/xxhash/v2 v2.3.0 // indirect
 	github.com/dustin/go-humanize v1.0.1 // indirect
+	github.com/gaissmai/bart v0.30.0 // indirect
 	github.com/golang/geo v0.0.0-20260818125358-b200a1149890 // indirect
 	github.com/google/open-location-code/go v0.0.0-20250620134813-83986da0156b // indirect
 	github.com/google/uuid v1.6.0 // indirect

@@ -1,0 +1,417 @@
+package ipgeo
+
+import (
+	"math/bits"
+	"net/netip"
+	"strings"
+	"time"
+)
+
+// NumLanguages is the number of languages that place names are kept in: the eight languages of
+// GeoLite2 (see Language).
+const NumLanguages = 8
+
+// Language returns the tag of language index i (0 ≤ i < NumLanguages) in the order names are
+// stored: de, en, es, fr, ja, pt-BR, ru, zh-CN. It returns "" for any other i.
+func Language(i int) string {
+	switch i {
+	case 0:
+		return "de"
+	case 1:
+		return "en"
+	case 2:
+		return "es"
+	case 3:
+		return "fr"
+	case 4:
+		return "ja"
+	case 5:
+		return "pt-BR"
+	case 6:
+		return "ru"
+	case 7:
+		return "zh-CN"
+	}
+	return ""
+}
+
+const langEnglish = 1
+
+// LanguageIndex returns the index of the stored language that serves lang, or -1. lang is an
+// ISO 639-1 code or a BCP 47 / CLDR locale identifier, matched case-insensitively with "_"
+// accepted for "-": any tag whose language is one of de, en, es, fr, ja, ru is served by that
+// language; "pt" and its variants by pt-BR (the only Portuguese the data has); "zh" by zh-CN
+// unless the tag asks for Traditional Chinese (Hant, TW, HK, MO), which the data does not
+// have. It does not allocate.
+func LanguageIndex(lang string) int {
+	lang = strings.TrimSpace(lang)
+	primary := lang
+	if i := strings.IndexAny(lang, "-_"); i >= 0 {
+		primary = lang[:i]
+	}
+	if len(primary) != 2 {
+		return -1
+	}
+	switch uint16(primary[0]|0x20)<<8 | uint16(primary[1]|0x20) {
+	case 'd'<<8 | 'e':
+		return 0
+	case 'e'<<8 | 'n':
+		return 1
+	case 'e'<<8 | 's':
+		return 2
+	case 'f'<<8 | 'r':
+		return 3
+	case 'j'<<8 | 'a':
+		return 4
+	case 'p'<<8 | 't':
+		return 5
+	case 'r'<<8 | 'u':
+		return 6
+	case 'z'<<8 | 'h':
+		rest := lang[len(primary):]
+		for _, t := range [...]string{"hant", "tw", "hk", "mo"} {
+			if hasSubtag(rest, t) {
+				return -1
+			}
+		}
+		return 7
+	}
+	return -1
+}
+
+// hasSubtag reports whether rest ("-Hant-TW") contains the subtag t (lower case), in any case.
+func hasSubtag(rest, t string) bool {
+	for rest != "" {
+		rest = rest[1:] // the separator
+		end := strings.IndexAny(rest, "-_")
+		if end < 0 {
+			end = len(rest)
+		}
+		if strings.EqualFold(rest[:end], t) {
+			return true
+		}
+		rest = rest[end:]
+	}
+	return false
+}
+
+// Names holds a place's names in the NumLanguages languages, shared with the DB. The zero
+// value has no names.
+type Names struct{ p *[NumLanguages]string }
+
+// NamesOf returns Names holding the given names, indexed as Language. It is for tests and
+// tools; a DB's names come from Decode.
+func NamesOf(names [NumLanguages]string) Names { return Names{&names} }
+
+// Get returns the name in the stored language i ("" if none or i is out of range).
+func (n Names) Get(i int) string {
+	if n.p == nil || i < 0 || i >= NumLanguages {
+		return ""
+	}
+	return n.p[i]
+}
+
+// Name returns the name for lang (see LanguageIndex), falling back to English, and reports
+// false when there is neither. It does not allocate.
+func (n Names) Name(lang string) (string, bool) {
+	if n.p == nil {
+		return "", false
+	}
+	if i := LanguageIndex(lang); i >= 0 && n.p[i] != "" {
+		return n.p[i], true
+	}
+	s := n.p[langEnglish]
+	return s, s != ""
+}
+
+// IsZero reports whether n holds no name at all.
+func (n Names) IsZero() bool {
+	if n.p == nil {
+		return true
+	}
+	for _, s := range n.p {
+		if s != "" {
+			return false
+		}
+	}
+	return true
+}
+
+// Area is one named place of a location: a continent, a country, a subdivision or a city.
+// The zero Area means "not known".
+type Area struct {
+	// Code is the place's code: the continent code ("EU"), the ISO 3166-1 alpha-2 country
+	// code ("DE"), the full ISO 3166-2 subdivision code ("US-CA", country prefix included),
+	// and "" for cities.
+	Code      string
+	GeonameID uint32 // GeoNames feature id, 0 if unknown
+	Names     Names
+}
+
+// IsZero reports whether a is the zero Area.
+func (a Area) IsZero() bool { return a.Code == "" && a.GeonameID == 0 && a.Names.p == nil }
+
+// Place is what the data says about one network: where its addresses are used.
+type Place struct {
+	// Network is the network of the data that holds the address: an IPv4 prefix for IPv4
+	// addresses, and an IPv6 prefix for IPv6 addresses, including those that embed an IPv4
+	// address (6to4, Teredo), as the source database reports them.
+	Network netip.Prefix
+
+	Continent         Area
+	Country           Area // where the addresses are used
+	RegisteredCountry Area // where the network is registered (an independent, weaker source)
+	// Subdivisions are the ISO 3166-2 subdivisions, largest first (for example England,
+	// then Barnet). The slice is shared with the DB: do not modify it.
+	Subdivisions []Area
+	City         Area
+	Postcode     string
+
+	// HasLocation reports whether the coordinates are known; without them Latitude,
+	// Longitude and AccuracyRadius are zero and PlusCode is empty.
+	HasLocation    bool
+	Latitude       float64
+	Longitude      float64
+	AccuracyRadius int // km: the source's estimate of how far the address may be from the pin
+	PlusCode       string
+	TimeZone       string // IANA time zone id, e.g. "Europe/Berlin"; may be empty
+
+	record uint32 // index of the record, for Confidence
+}
+
+// Subdivision returns the i-th subdivision (0: the principal one), or the zero Area.
+func (p Place) Subdivision(i int) Area {
+	if i < 0 || i >= len(p.Subdivisions) {
+		return Area{}
+	}
+	return p.Subdivisions[i]
+}
+
+// DB is the decoded, immutable ipgeo section. It is safe for concurrent use. Build one with
+// Decode.
+type DB struct {
+	built   time.Time
+	places  []place
+	records []Place // Network zero; record set
+	subdivs []Area  // backing store of every record's Subdivisions
+
+	v4    table32
+	v6    table64
+	fine  table64 // second level of the IPv6 table: lower 64 bits, grouped per /64
+	fineG []uint32
+
+	zones     zoneTables
+	memo      *areaMemo
+	emptyArea []byte // "[]", the JSON of an area without polygons
+	source    string // description of the source database, e.g. "GeoLite2-City"
+}
+
+// place is one decoded place of the section.
+type place struct {
+	code      string
+	geonameID uint32
+	names     [NumLanguages]string
+}
+
+// BuildTime returns when the source database was built (its build_epoch): the date the
+// geolocation was last assessed, for the API's lastUpdated.
+func (db *DB) BuildTime() time.Time { return db.built }
+
+// Source returns the source database's type, e.g. "GeoLite2-City".
+func (db *DB) Source() string { return db.source }
+
+// Counts returns the number of IPv4 and IPv6 networks with data, and of distinct records.
+func (db *DB) Counts() (v4, v6, records int) {
+	for _, v := range db.v4.vals {
+		if v&kindMask == kindData {
+			v4++
+		}
+	}
+	for _, v := range db.v6.vals {
+		if v&kindMask == kindData {
+			v6++
+		}
+	}
+	for _, v := range db.fine.vals {
+		if v&kindMask == kindData {
+			v6++
+		}
+	}
+	return v4, v6, len(db.records)
+}
+
+// Lookup returns the place of a. It reports false for an invalid address and for addresses
+// the data does not place. IPv4-mapped IPv6 addresses are unmapped first; zones are ignored.
+// Lookup does not allocate.
+func (db *DB) Lookup(a netip.Addr) (Place, bool) {
+	rec, pfx, ok := db.find(a)
+	if !ok {
+		return Place{}, false
+	}
+	p := db.records[rec]
+	p.Network = pfx
+	return p, true
+}
+
+// find returns the record index and the network of a.
+func (db *DB) find(a netip.Addr) (uint32, netip.Prefix, bool) {
+	if !a.IsValid() || db == nil {
+		return 0, netip.Prefix{}, false
+	}
+	a = a.Unmap().WithZone("")
+	if a.Is4() {
+		b := a.As4()
+		v, plen := db.v4.find(uint32(b[0])<<24 | uint32(b[1])<<16 | uint32(b[2])<<8 | uint32(b[3]))
+		if v&kindMask != kindData {
+			return 0, netip.Prefix{}, false
+		}
+		return v >> kindBits, netip.PrefixFrom(a, plen).Masked(), true
+	}
+	b := a.As16()
+	hi, lo := be64(b[:8]), be64(b[8:])
+	v, plen := db.v6.find(hi)
+	if v&kindMask == kindFine {
+		g := v >> kindBits
+		v, plen = db.fine.findIn(lo, int(db.fineG[g]), int(db.fineG[g+1]))
+		plen += 64
+	}
+	switch v & kindMask {
+	case kindData:
+		return v >> kindBits, netip.PrefixFrom(a, plen).Masked(), true
+	case kindAlias:
+		// The 32 bits after the alias prefix are an IPv4 address.
+		v4 := embedded32(hi, lo, plen)
+		v, plen4 := db.v4.find(v4)
+		if v&kindMask != kindData {
+			return 0, netip.Prefix{}, false
+		}
+		return v >> kindBits, netip.PrefixFrom(a, plen+plen4).Masked(), true
+	}
+	return 0, netip.Prefix{}, false
+}
+
+// embedded32 returns bits [off, off+32) of the 128-bit value hi:lo (off ≤ 96).
+func embedded32(hi, lo uint64, off int) uint32 {
+	switch {
+	case off == 0:
+		return uint32(hi >> 32)
+	case off < 32:
+		return uint32(hi >> (32 - off))
+	case off == 32:
+		return uint32(hi)
+	case off < 64:
+		return uint32(hi<<(off-32)) | uint32(lo>>(96-off))
+	default:
+		return uint32(lo >> (96 - off))
+	}
+}
+
+func be64(b []byte) uint64 {
+	_ = b[7]
+	return uint64(b[0])<<56 | uint64(b[1])<<48 | uint64(b[2])<<40 | uint64(b[3])<<32 |
+		uint64(b[4])<<24 | uint64(b[5])<<16 | uint64(b[6])<<8 | uint64(b[7])
+}
+
+// Leaf values: the low kindBits bits say what a leaf is, the rest is its payload.
+const (
+	kindBits  = 2
+	kindMask  = 1<<kindBits - 1
+	kindEmpty = 0 // no data
+	kindData  = 1 // payload: record index
+	kindAlias = 2 // the next 32 bits are an IPv4 address to look up (IPv6 tables only)
+	kindFine  = 3 // payload: group of the second-level table (upper IPv6 table, /64 leaves)
+	// maxPayload bounds record and group indexes.
+	maxPayload = 1<<(32-kindBits) - 1
+)
+
+// bucketBits is how many leading bits the bucket index of an address table covers.
+const bucketBits = 16
+
+// table32 is the IPv4 address table: leaves in address order, keyed by their first address.
+// The leaves tile the whole space, so each leaf's size is the distance to the next key.
+type table32 struct {
+	keys  []uint32
+	vals  []uint32
+	index []uint32 // index[b] = number of keys below b<<16; len 1<<bucketBits + 1
+}
+
+func (t *table32) find(a uint32) (v uint32, plen int) {
+	i := t.leaf(a)
+	size := uint64(1<<32) - uint64(t.keys[i])
+	if i+1 < len(t.keys) {
+		size = uint64(t.keys[i+1]) - uint64(t.keys[i])
+	}
+	return t.vals[i], 32 - bits.TrailingZeros64(size)
+}
+
+// leaf returns the index of the leaf that holds a.
+func (t *table32) leaf(a uint32) int {
+	b := a >> (32 - bucketBits)
+	lo, hi := int(t.index[b]), int(t.index[b+1])
+	// The leaf holding a is the last one whose key is ≤ a; when no key of a's bucket is,
+	// it is the last leaf of an earlier bucket, at lo-1 (keys[0] is 0, so lo-1 ≥ 0 then).
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if t.keys[m] <= a {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo - 1
+}
+
+// table64 is an address table of 64-bit keys: the upper halves of IPv6 addresses, or, in the
+// second level, the lower halves within one /64.
+type table64 struct {
+	keys  []uint64
+	vals  []uint32
+	index []uint32 // as table32.index, over the top bucketBits bits; nil for the second level
+}
+
+func (t *table64) find(a uint64) (v uint32, plen int) {
+	b := a >> (64 - bucketBits)
+	return t.search(a, int(t.index[b]), int(t.index[b+1]), len(t.keys))
+}
+
+// leaf returns the index of the leaf that holds a (top level only).
+func (t *table64) leaf(a uint64) int {
+	b := a >> (64 - bucketBits)
+	lo, hi := int(t.index[b]), int(t.index[b+1])
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if t.keys[m] <= a {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo - 1
+}
+
+// findIn finds a among the keys of one group, keys[start:end], which tile a whole /64.
+func (t *table64) findIn(a uint64, start, end int) (v uint32, plen int) {
+	return t.search(a, start, end, end)
+}
+
+// search finds the leaf of a: the last one with key ≤ a among keys[lo:hi], or keys[lo-1] if
+// none is. end is where the run of leaves that tile the space ends.
+func (t *table64) search(a uint64, lo, hi, end int) (uint32, int) {
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if t.keys[m] <= a {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	i := lo - 1
+	size := -t.keys[i] // distance to 2^64; 0 means the leaf is the whole space
+	if i+1 < end {
+		size = t.keys[i+1] - t.keys[i]
+	}
+	if size == 0 {
+		return t.vals[i], 0
+	}
+	return t.vals[i], 64 - bits.TrailingZeros64(size)
+}

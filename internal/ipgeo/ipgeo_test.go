@@ -1,0 +1,433 @@
+package ipgeo
+
+import (
+	"errors"
+	"math"
+	"net/netip"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// names returns names in every language: "<base> (<lang>)", and plain base in English.
+func names(base string) [NumLanguages]string {
+	var n [NumLanguages]string
+	for i := range n {
+		n[i] = base + " (" + Language(i) + ")"
+	}
+	n[langEnglish] = base
+	return n
+}
+
+// fixture is a small section: a few places, records and networks of every kind.
+func fixture() *Data {
+	d := &Data{
+		Source:    "Test-City",
+		BuildTime: time.Date(2026, 9, 18, 0, 0, 0, 0, time.UTC),
+		Places: []PlaceData{
+			{Code: "OC", GeonameID: 6255151, Names: names("Oceania")},                // 0
+			{Code: "AU", GeonameID: 2077456, Names: names("Australia")},              // 1
+			{Code: "AU-NSW", GeonameID: 2155400, Names: names("New South Wales")},    // 2
+			{GeonameID: 2147714, Names: names("Sydney")},                             // 3
+			{Code: "NZ", GeonameID: 2186224, Names: names("New Zealand")},            // 4
+			{Code: "FJ", GeonameID: 2205218, Names: [NumLanguages]string{1: "Fiji"}}, // 5
+		},
+		Records: []RecordData{
+			// 0: Sydney, small radius
+			{Continent: 0, Country: 1, RegisteredCountry: 1, City: 3, Subdivisions: []int{2}, Postcode: "2000",
+				TimeZone: "Australia/Sydney", HasLocation: true, Latitude: -33.8688, Longitude: 151.2093, AccuracyRadius: 20},
+			// 1: Australia, country level, no city
+			{Continent: 0, Country: 1, RegisteredCountry: 1, City: NoPlace, TimeZone: "Australia/Sydney",
+				HasLocation: true, Latitude: -25.0, Longitude: 134.0, AccuracyRadius: 1000},
+			// 2: New Zealand, registered in Australia
+			{Continent: 0, Country: 4, RegisteredCountry: 1, City: NoPlace, HasLocation: true,
+				Latitude: -41.0, Longitude: 174.0, AccuracyRadius: 100},
+			// 3: no location, registered country only
+			{Continent: NoPlace, Country: NoPlace, RegisteredCountry: 1, City: NoPlace},
+			// 4: Fiji, near the antimeridian
+			{Continent: 0, Country: 5, RegisteredCountry: 5, City: NoPlace, TimeZone: "Pacific/Fiji",
+				HasLocation: true, Latitude: -16.5, Longitude: 179.95, AccuracyRadius: 50},
+			// 5: Perth-ish, far from Sydney
+			{Continent: 0, Country: 1, RegisteredCountry: 1, City: NoPlace, HasLocation: true,
+				Latitude: -31.95, Longitude: 115.86, AccuracyRadius: 20},
+		},
+		V4: []Leaf{
+			{Prefix: netip.MustParsePrefix("1.0.0.0/24"), Kind: LeafData, Record: 0},
+			{Prefix: netip.MustParsePrefix("1.0.1.0/24"), Kind: LeafData, Record: 0},
+			{Prefix: netip.MustParsePrefix("1.0.2.0/23"), Kind: LeafData, Record: 0},
+			{Prefix: netip.MustParsePrefix("2.0.0.0/16"), Kind: LeafData, Record: 1},
+			{Prefix: netip.MustParsePrefix("3.0.0.0/24"), Kind: LeafData, Record: 2},
+			{Prefix: netip.MustParsePrefix("3.0.1.0/24"), Kind: LeafData, Record: 2},
+			{Prefix: netip.MustParsePrefix("3.0.2.0/24"), Kind: LeafData, Record: 2},
+			{Prefix: netip.MustParsePrefix("3.0.3.0/24"), Kind: LeafData, Record: 1},
+			{Prefix: netip.MustParsePrefix("4.0.0.0/8"), Kind: LeafData, Record: 3},
+			{Prefix: netip.MustParsePrefix("5.0.0.0/24"), Kind: LeafData, Record: 4},
+			{Prefix: netip.MustParsePrefix("6.0.0.0/24"), Kind: LeafData, Record: 0},
+			{Prefix: netip.MustParsePrefix("6.0.1.0/24"), Kind: LeafData, Record: 5},
+			{Prefix: netip.MustParsePrefix("10.0.0.0/8"), Kind: LeafEmpty},
+			{Prefix: netip.MustParsePrefix("255.255.255.255/32"), Kind: LeafData, Record: 1},
+		},
+		V6: []Leaf{
+			{Prefix: netip.MustParsePrefix("::/96"), Kind: LeafAlias},
+			{Prefix: netip.MustParsePrefix("::ffff:0:0/96"), Kind: LeafAlias},
+			{Prefix: netip.MustParsePrefix("::1:0:0:1/128"), Kind: LeafData, Record: 2},
+			{Prefix: netip.MustParsePrefix("2002::/16"), Kind: LeafAlias},
+			{Prefix: netip.MustParsePrefix("2400:cb00::/32"), Kind: LeafData, Record: 0},
+			{Prefix: netip.MustParsePrefix("2401::/48"), Kind: LeafData, Record: 2},
+		},
+		TZ: TZData{
+			Metazones: []string{"Australia_Eastern", "Fiji"},
+			Locales:   []string{"de", "en", "en-AU"},
+			Names: [][]TZNames{
+				{{LongStandard: "Ostaustralische Normalzeit", LongDaylight: "Ostaustralische Sommerzeit"}, {LongStandard: "Fidschi-Normalzeit"}},
+				{{LongStandard: "Australian Eastern Standard Time", LongDaylight: "Australian Eastern Daylight Time"}, {LongStandard: "Fiji Standard Time"}},
+				{{LongStandard: "Australian Eastern Standard Time", LongDaylight: "Australian Eastern Daylight Time", ShortStandard: "AEST", ShortDaylight: "AEDT"}, {LongStandard: "Fiji Standard Time"}},
+			},
+			Zones: []ZoneData{
+				{ID: "Australia/Sydney", Windows: "Canberra, Melbourne, Sydney", Spans: []MetazoneSpan{{Metazone: 0}}},
+				{ID: "Pacific/Fiji", Spans: []MetazoneSpan{{Metazone: 1}}},
+				{ID: "Asia/Kolkata"},
+			},
+		},
+	}
+	return d
+}
+
+func mustDB(tb testing.TB, d *Data) (*DB, []byte) {
+	tb.Helper()
+	b, err := Encode(d)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	db, err := Decode(b)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return db, b
+}
+
+func TestLookup(t *testing.T) {
+	db, _ := mustDB(t, fixture())
+	tests := []struct {
+		ip, network, country, city string
+		ok                         bool
+	}{
+		{"1.0.0.1", "1.0.0.0/24", "AU", "Sydney", true},
+		{"1.0.3.255", "1.0.2.0/23", "AU", "Sydney", true},
+		{"2.0.255.0", "2.0.0.0/16", "AU", "", true},
+		{"255.255.255.255", "255.255.255.255/32", "AU", "", true},
+		{"255.255.255.254", "", "", "", false},
+		{"0.0.0.0", "", "", "", false},
+		{"10.1.2.3", "", "", "", false},
+		{"4.1.2.3", "4.0.0.0/8", "", "", true}, // a record without country or location
+		{"::ffff:1.0.0.1", "1.0.0.0/24", "AU", "Sydney", true},
+		{"::1.0.0.1", "::100:0/120", "AU", "Sydney", true},
+		{"2002:100:1::", "2002:100::/40", "AU", "Sydney", true},
+		{"2400:cb00:1::1", "2400:cb00::/32", "AU", "Sydney", true},
+		{"2401::1%eth0", "2401::/48", "NZ", "", true},
+		{"::1:0:0:1", "::1:0:0:1/128", "NZ", "", true},
+		{"::1:0:0:2", "", "", "", false},
+		{"2402::", "", "", "", false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.ip, func(t *testing.T) {
+			p, ok := db.Lookup(netip.MustParseAddr(tc.ip))
+			city, _ := p.City.Names.Name("en")
+			got := []any{ok, p.Network.String(), p.Country.Code, city}
+			if !ok {
+				got[1] = ""
+			}
+			want := []any{tc.ok, tc.network, tc.country, tc.city}
+			if !tc.ok {
+				want[1] = ""
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+	p, _ := db.Lookup(netip.MustParseAddr("1.0.0.1"))
+	if p.Subdivision(0).Code != "AU-NSW" || p.Postcode != "2000" || p.AccuracyRadius != 20 || p.PlusCode != PlusCode(-33.8688, 151.2093) {
+		t.Errorf("Sydney: %+v", p)
+	}
+	if _, ok := db.Lookup(netip.Addr{}); ok {
+		t.Error("invalid address found")
+	}
+	if !db.BuildTime().Equal(time.Date(2026, 9, 18, 0, 0, 0, 0, time.UTC)) || db.Source() != "Test-City" {
+		t.Errorf("meta %v %q", db.BuildTime(), db.Source())
+	}
+}
+
+func TestNames(t *testing.T) {
+	n := NamesOf(names("Sydney"))
+	fiji := NamesOf([NumLanguages]string{1: "Fiji"})
+	tests := []struct {
+		n          Names
+		lang, want string
+		ok         bool
+	}{
+		{n, "en", "Sydney", true},
+		{n, "DE", "Sydney (de)", true},
+		{n, "pt", "Sydney (pt-BR)", true},
+		{n, "pt_PT", "Sydney (pt-BR)", true},
+		{n, "zh", "Sydney (zh-CN)", true},
+		{n, "zh-Hans-CN", "Sydney (zh-CN)", true},
+		{n, "zh-TW", "Sydney", true}, // Traditional Chinese is not in the data: English
+		{n, "zh-Hant", "Sydney", true},
+		{n, "xx", "Sydney", true},
+		{n, "", "Sydney", true},
+		{fiji, "fr", "Fiji", true},
+		{Names{}, "en", "", false},
+		{NamesOf([NumLanguages]string{0: "Nur Deutsch"}), "fr", "", false},
+	}
+	for _, tc := range tests {
+		got, ok := tc.n.Name(tc.lang)
+		if got != tc.want || ok != tc.ok {
+			t.Errorf("Name(%q) = %q, %v; want %q, %v", tc.lang, got, ok, tc.want, tc.ok)
+		}
+	}
+}
+
+func TestConfidence(t *testing.T) {
+	db, _ := mustDB(t, fixture())
+	lookup := func(s string) Place {
+		p, _ := db.Lookup(netip.MustParseAddr(s))
+		return p
+	}
+	tests := []struct {
+		name string
+		ip   string
+		ev   Evidence
+		want Level
+	}{
+		{"small area, both sources agree", "1.0.0.1", Evidence{BGPPrefix: netip.MustParsePrefix("1.0.0.0/22"), SecondOpinion: "AU"}, LevelHigh},
+		{"small area, registered country agrees", "1.0.0.1", Evidence{}, LevelHigh},
+		{"small area, second opinion disagrees", "1.0.0.1", Evidence{SecondOpinion: "NZ"}, LevelModerate},
+		{"country-level record: large area", "2.0.0.1", Evidence{SecondOpinion: "AU"}, LevelModerate},
+		{"prefix spans countries", "3.0.0.1", Evidence{BGPPrefix: netip.MustParsePrefix("3.0.0.0/22")}, LevelLow},
+		{"every independent source disagrees", "3.0.0.1", Evidence{SecondOpinion: "AU"}, LevelLow},
+		{"no location", "4.0.0.1", Evidence{}, LevelLow},
+		{"not found", "10.0.0.1", Evidence{}, LevelLow},
+		{"unreachable", "1.0.0.1", Evidence{Unreachable: true}, LevelLow},
+		{"two cities far apart", "6.0.0.1", Evidence{BGPPrefix: netip.MustParsePrefix("6.0.0.0/23"), SecondOpinion: "AU"}, LevelModerate},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			c := db.Confidence(lookup(tc.ip), tc.ev)
+			if c.Level != tc.want {
+				t.Errorf("level %v (%s), want %v; radius %.0f km, share %.2f", c.Level, c.Reason, tc.want, c.RadiusKm, c.CountryShare)
+			}
+			checkClosed(t, c.Area)
+			if c.Level != LevelLow && len(c.Area) == 0 {
+				t.Error("no area")
+			}
+		})
+	}
+
+	// The Sydney /22 is one record: a 16-gon of radius 20 km around the city.
+	c := db.Confidence(lookup("1.0.0.1"), Evidence{BGPPrefix: netip.MustParsePrefix("1.0.0.0/22")})
+	if len(c.Area) != CircleVertices+1 || c.Networks != 3 || math.Abs(c.RadiusKm-20) > 1 {
+		t.Errorf("Sydney area: %d points, %d networks, radius %.1f", len(c.Area), c.Networks, c.RadiusKm)
+	}
+	// Sydney and Perth do not overlap: two polygons.
+	c = db.Confidence(lookup("6.0.0.1"), Evidence{BGPPrefix: netip.MustParsePrefix("6.0.0.0/23")})
+	if n := polygons(c.Area); n != 2 {
+		t.Errorf("Sydney+Perth: %d polygons, want 2", n)
+	}
+	// A BGP prefix that does not hold the address is ignored.
+	c = db.Confidence(lookup("1.0.0.1"), Evidence{BGPPrefix: netip.MustParsePrefix("3.0.0.0/22")})
+	if c.Prefix != netip.MustParsePrefix("1.0.0.0/24") {
+		t.Errorf("prefix %v", c.Prefix)
+	}
+}
+
+// checkClosed checks that area is a sequence of closed polygons.
+func checkClosed(t *testing.T, area []Point) {
+	t.Helper()
+	for i := 0; i < len(area); {
+		j := i + 1
+		for j < len(area) && area[j] != area[i] {
+			j++
+		}
+		if j == len(area) || j-i < 3 {
+			t.Fatalf("polygon at %d is not closed: %v", i, area[i:])
+		}
+		i = j + 1
+	}
+	for _, p := range area {
+		if p.Latitude != math.Round(p.Latitude*1e5)/1e5 || p.Longitude < -180 || p.Longitude >= 180 {
+			t.Errorf("point %v not rounded or out of range", p)
+		}
+	}
+}
+
+func polygons(area []Point) int {
+	n := 0
+	for i := 0; i < len(area); {
+		j := i + 1
+		for j < len(area) && area[j] != area[i] {
+			j++
+		}
+		n++
+		i = j + 1
+	}
+	return n
+}
+
+func TestConfidenceAntimeridian(t *testing.T) {
+	db, _ := mustDB(t, fixture())
+	p, _ := db.Lookup(netip.MustParseAddr("5.0.0.1"))
+	c := db.Confidence(p, Evidence{SecondOpinion: "FJ"})
+	checkClosed(t, c.Area)
+	east, west := false, false
+	for _, pt := range c.Area {
+		east = east || pt.Longitude > 179
+		west = west || pt.Longitude < -179
+	}
+	if !east || !west {
+		t.Errorf("the area does not straddle the antimeridian: %v", c.Area)
+	}
+	if math.Abs(c.RadiusKm-50) > 3 {
+		t.Errorf("radius %.1f km, want about 50", c.RadiusKm)
+	}
+	if c.Level != LevelHigh {
+		t.Errorf("level %v (%s)", c.Level, c.Reason)
+	}
+}
+
+func TestTimeZone(t *testing.T) {
+	db, _ := mustDB(t, fixture())
+	jan := time.Date(2026, 1, 10, 12, 0, 0, 0, time.UTC)
+	tests := []struct {
+		zone, lang string
+		want       TZ
+	}{
+		{"Australia/Sydney", "en-AU", TZ{IANA: "Australia/Sydney", DisplayName: "(UTC+10:00) Canberra, Melbourne, Sydney",
+			EffectiveFull: "Australian Eastern Daylight Time", EffectiveShort: "AEDT", UTCOffsetSeconds: 39600, UTCOffset: "+11", IsDST: true}},
+		{"Australia/Sydney", "de-CH", TZ{IANA: "Australia/Sydney", DisplayName: "(UTC+10:00) Canberra, Melbourne, Sydney",
+			EffectiveFull: "Ostaustralische Sommerzeit", EffectiveShort: "AEDT", UTCOffsetSeconds: 39600, UTCOffset: "+11", IsDST: true}},
+		{"Pacific/Fiji", "xx", TZ{IANA: "Pacific/Fiji", DisplayName: "(UTC+12:00) Fiji Standard Time",
+			EffectiveFull: "Fiji Standard Time", EffectiveShort: "GMT+12", UTCOffsetSeconds: 43200, UTCOffset: "+12"}},
+		{"Asia/Kolkata", "en", TZ{IANA: "Asia/Kolkata", DisplayName: "(UTC+05:30) Asia/Kolkata",
+			EffectiveFull: "GMT+05:30", EffectiveShort: "IST", UTCOffsetSeconds: 19800, UTCOffset: "+05:30"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.zone+"/"+tc.lang, func(t *testing.T) {
+			got, ok := db.TimeZone(tc.zone, jan, tc.lang)
+			if !ok {
+				t.Fatal("not found")
+			}
+			got.Local = time.Time{}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+	tz, _ := db.TimeZone("Australia/Sydney", time.Date(2019, 4, 6, 9, 9, 36, 187795900, time.UTC), "en")
+	if got := string(tz.AppendLocalTime(nil)); got != "2019-04-06T20:09:36.1877959" {
+		t.Errorf("localTime %q", got)
+	}
+	if got := string(AppendUTCTime(nil, time.Date(2019, 4, 6, 9, 9, 36, 187795900, time.UTC))); got != "2019-04-06T09:09:36.1877959Z" {
+		t.Errorf("utcTime %q", got)
+	}
+}
+
+func TestOffsets(t *testing.T) {
+	ot := newOffsetTable()
+	tests := []struct {
+		off, style int
+		want       string
+	}{
+		{-25200, styleUTCOffset, "-07"}, {19800, styleUTCOffset, "+05:30"}, {0, styleUTCOffset, "+00"},
+		{-28800, styleClock, "-08:00"}, {20700, styleClock, "+05:45"},
+		{10800, styleGMTShort, "GMT+3"}, {-34200, styleGMTShort, "GMT-9:30"}, {0, styleGMTShort, "GMT"},
+		{10800, styleGMTLong, "GMT+03:00"}, {0, styleGMTLong, "GMT"},
+		{-28378, styleUTCOffset, "-07:52"}, // local mean time: not a quarter hour
+	}
+	for _, tc := range tests {
+		if got := ot.format(tc.off, tc.style); got != tc.want {
+			t.Errorf("format(%d, %d) = %q, want %q", tc.off, tc.style, got, tc.want)
+		}
+	}
+}
+
+func TestNoAllocs(t *testing.T) {
+	db, _ := mustDB(t, fixture())
+	a := netip.MustParseAddr("1.0.0.1")
+	a6 := netip.MustParseAddr("2002:100:1::")
+	p, _ := db.Lookup(a)
+	ev := Evidence{BGPPrefix: netip.MustParsePrefix("1.0.0.0/22"), SecondOpinion: "AU"}
+	db.Confidence(p, ev) // fill the memo
+	at := time.Date(2026, 1, 10, 12, 0, 0, 0, time.UTC)
+	tests := map[string]func(){
+		"Lookup v4":  func() { db.Lookup(a) },
+		"Lookup v6":  func() { db.Lookup(a6) },
+		"Name":       func() { p.City.Names.Name("de-AT") },
+		"Confidence": func() { db.Confidence(p, ev) },
+		"TimeZone":   func() { db.TimeZone("Australia/Sydney", at, "en-AU") },
+		"Append":     func() { tz, _ := db.TimeZone("Australia/Sydney", at, "de"); var b [64]byte; tz.AppendLocalTime(b[:0]) },
+	}
+	for name, f := range tests {
+		if n := testing.AllocsPerRun(100, f); n != 0 {
+			t.Errorf("%s: %v allocations", name, n)
+		}
+	}
+}
+
+func TestEncodeRejects(t *testing.T) {
+	tests := map[string]func(d *Data){
+		"overlap":       func(d *Data) { d.V4 = append(d.V4, Leaf{Prefix: netip.MustParsePrefix("1.0.0.0/16"), Kind: LeafData}) },
+		"bad record":    func(d *Data) { d.V4[0].Record = 99 },
+		"bad place":     func(d *Data) { d.Records[0].City = 99 },
+		"v4 alias":      func(d *Data) { d.V4[0].Kind = LeafAlias },
+		"long alias":    func(d *Data) { d.V6 = append(d.V6, Leaf{Prefix: netip.MustParsePrefix("2003::/100"), Kind: LeafAlias}) },
+		"unmasked":      func(d *Data) { d.V4[0].Prefix = netip.MustParsePrefix("1.0.0.1/24") },
+		"coordinates":   func(d *Data) { d.Records[3].Latitude = 1 },
+		"out of range":  func(d *Data) { d.Records[0].Latitude = 91 },
+		"locales order": func(d *Data) { d.TZ.Locales[0], d.TZ.Locales[1] = d.TZ.Locales[1], d.TZ.Locales[0] },
+	}
+	for name, mutate := range tests {
+		d := fixture()
+		mutate(d)
+		if _, err := Encode(d); err == nil {
+			t.Errorf("%s: no error", name)
+		}
+	}
+}
+
+func TestDecodeRejects(t *testing.T) {
+	_, b := mustDB(t, fixture())
+	for _, bad := range [][]byte{nil, b[:len(b)-1], append(append([]byte{}, b...), 0), []byte(magic)} {
+		if _, err := Decode(bad); !errors.Is(err, ErrFormat) {
+			t.Errorf("len %d: err %v", len(bad), err)
+		}
+	}
+	// Flipping any single byte must give an error or a valid DB, never a panic.
+	for i := range b {
+		c := append([]byte{}, b...)
+		c[i] ^= 0xff
+		if db, err := Decode(c); err == nil {
+			db.Lookup(netip.MustParseAddr("1.0.0.1"))
+		}
+	}
+}
+
+func FuzzDecode(f *testing.F) {
+	_, b := mustDB(f, fixture())
+	f.Add(b)
+	f.Add([]byte(magic))
+	f.Add(b[:len(b)/2])
+	f.Fuzz(func(t *testing.T, b []byte) {
+		db, err := Decode(b)
+		if err != nil {
+			return
+		}
+		for _, s := range []string{"0.0.0.0", "1.0.0.1", "255.255.255.255", "::", "::1.0.0.1", "2002:100::1", "ffff::1"} {
+			p, ok := db.Lookup(netip.MustParseAddr(s))
+			db.Confidence(p, Evidence{BGPPrefix: netip.MustParsePrefix("0.0.0.0/0")})
+			_ = ok
+		}
+		db.TimeZone("Australia/Sydney", time.Unix(0, 0), "en")
+	})
+}

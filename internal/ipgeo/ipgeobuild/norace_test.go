@@ -1,0 +1,5 @@
+//go:build !race
+
+package ipgeobuild
+
+const raceEnabled = false

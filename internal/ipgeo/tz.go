@@ -1,0 +1,390 @@
+package ipgeo
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+	_ "time/tzdata" // time zone rules for machines without a zoneinfo database
+)
+
+// TZ is the time zone of a place at one instant, with the fields of the API's timeZone object.
+type TZ struct {
+	IANA string // e.g. "America/Los_Angeles"
+	// DisplayName is Windows-style: "(UTC" + the zone's standard offset + ") " + the
+	// description of its Windows time zone, e.g. "(UTC-08:00) Pacific Time (US & Canada)".
+	// Without a Windows description the CLDR English generic name of the zone's metazone
+	// stands in ("Pacific Time"), else the IANA id. The offset is the standard (not
+	// daylight) offset when the DB was decoded.
+	DisplayName string
+	// EffectiveFull is the CLDR long name for standard or daylight time at the instant, in
+	// the requested language, else English (e.g. "Pacific Daylight Time"); for zones CLDR
+	// names only generically, the generic name; else the GMT format ("GMT+03:00").
+	EffectiveFull string
+	// EffectiveShort is the CLDR short name (e.g. "PDT") in the requested language, else
+	// English; CLDR has short names only for a few zones, so it falls back to the
+	// abbreviation of the IANA rules when that is alphabetic ("CEST", "IST", "JST"), else
+	// the short GMT format ("GMT+3", "GMT+5:30").
+	EffectiveShort   string
+	UTCOffsetSeconds int
+	UTCOffset        string // "-07", "+05:30", "+00"
+	IsDST            bool
+	Local            time.Time // the instant in the zone
+}
+
+// localTimeLayout is the reference's localTime: ISO 8601 without offset, 7 fractional digits
+// (the .NET round-trip format the commercial service shows: "2019-04-06T04:06:39.1691744").
+const (
+	localTimeLayout = "2006-01-02T15:04:05.0000000"
+	utcTimeLayout   = "2006-01-02T15:04:05.0000000Z"
+)
+
+// AppendLocalTime appends the local time of tz as the API's localTime:
+// "2019-04-06T04:06:39.1691744" (no offset, 7 fractional digits).
+func (tz TZ) AppendLocalTime(b []byte) []byte { return tz.Local.AppendFormat(b, localTimeLayout) }
+
+// AppendUTCTime appends t in UTC as "2019-04-06T09:09:36.1877959Z", the format of the API's
+// utcTime and lastUpdated.
+func AppendUTCTime(b []byte, t time.Time) []byte { return t.UTC().AppendFormat(b, utcTimeLayout) }
+
+type zoneTables struct {
+	metazones []string
+	locales   []string
+	localeIdx map[string]int // lower-case locale id → index
+	en        int            // index of "en", -1 if none
+	mzNames   []TZNames      // [locale × len(metazones) + mz]
+	zones     []zone
+	zoneIdx   map[string]int
+	offsets   *offsetTable
+}
+
+type zone struct {
+	id      string
+	loc     *time.Location // nil if Go's time zone database lacks the id
+	display string
+	spans   []MetazoneSpan
+	names   []TZNames // per locale; nil if none
+}
+
+func decodeZones(t *tables, st *strTable) (zoneTables, error) {
+	zt := zoneTables{offsets: newOffsetTable()}
+	var err error
+	str := func(b []byte, i int) string {
+		if err != nil {
+			return ""
+		}
+		var s string
+		s, err = st.get(u32(b, i))
+		return s
+	}
+	mb := t[tMetazones]
+	zt.metazones = make([]string, len(mb)/4)
+	for i := range zt.metazones {
+		zt.metazones[i] = str(mb, i)
+	}
+	lb := t[tLocales]
+	zt.locales = make([]string, len(lb)/4)
+	zt.localeIdx = make(map[string]int, len(zt.locales))
+	zt.en = -1
+	for i := range zt.locales {
+		l := str(lb, i)
+		if err == nil && (l == "" || len(l) > maxTagLen || i > 0 && l <= zt.locales[i-1]) {
+			return zt, fmt.Errorf("locale %q out of order or invalid", l)
+		}
+		zt.locales[i] = l
+		zt.localeIdx[strings.ToLower(l)] = i
+		if l == "en" {
+			zt.en = i
+		}
+	}
+	names := func(b []byte, n int) []TZNames {
+		out := make([]TZNames, n)
+		for i := range out {
+			o := &out[i]
+			o.LongStandard, o.LongDaylight, o.LongGeneric = str(b, 5*i), str(b, 5*i+1), str(b, 5*i+2)
+			o.ShortStandard, o.ShortDaylight = str(b, 5*i+3), str(b, 5*i+4)
+		}
+		return out
+	}
+	if len(t[tMZNames])/20 != len(zt.locales)*len(zt.metazones) {
+		return zt, errors.New("metazone names: wrong count")
+	}
+	zt.mzNames = names(t[tMZNames], len(zt.locales)*len(zt.metazones))
+	zn := t[tZoneNames]
+	nrows := 0
+	if len(zt.locales) > 0 {
+		nrows = len(zn) / 20 / len(zt.locales)
+		if nrows*len(zt.locales) != len(zn)/20 {
+			return zt, errors.New("zone names: wrong count")
+		}
+	} else if len(zn) > 0 {
+		return zt, errors.New("zone names without locales")
+	}
+	zoneNames := names(zn, len(zn)/20)
+
+	sb := t[tSpans]
+	spans := make([]MetazoneSpan, len(sb)/24)
+	for i := range spans {
+		w := sb[24*i:]
+		spans[i] = MetazoneSpan{From: int64(u64(w, 0)), To: int64(u64(w, 1)), Metazone: int(u32(w, 4))}
+		if spans[i].Metazone >= len(zt.metazones) || u32(w, 5) != 0 {
+			return zt, fmt.Errorf("span %d: bad metazone", i)
+		}
+	}
+	zb := t[tZones]
+	zt.zones = make([]zone, len(zb)/16)
+	zt.zoneIdx = make(map[string]int, len(zt.zones))
+	now := time.Now()
+	for i := range zt.zones {
+		w := zb[16*i:]
+		z := &zt.zones[i]
+		z.id = str(w, 0)
+		windows := str(w, 1)
+		if err != nil {
+			return zt, fmt.Errorf("zone %d: %w", i, err)
+		}
+		if z.id == "" || i > 0 && z.id <= zt.zones[i-1].id {
+			return zt, fmt.Errorf("zone %q out of order", z.id)
+		}
+		first, n := uint64(u32(w, 2)), uint64(uint16(u32(w, 3)))
+		row := int(u32(w, 3) >> 16)
+		if first+n > uint64(len(spans)) || row > nrows {
+			return zt, fmt.Errorf("zone %s: spans or names out of range", z.id)
+		}
+		z.spans = spans[first : first+n : first+n]
+		if row > 0 {
+			z.names = zoneNames[(row-1)*len(zt.locales) : row*len(zt.locales)]
+		}
+		zt.zoneIdx[z.id] = i
+		if loc, lerr := time.LoadLocation(z.id); lerr == nil && !strings.ContainsAny(z.id, `\`) {
+			z.loc = loc
+			desc := windows
+			if desc == "" {
+				if mz, ok := z.metazone(now.Unix()); ok && zt.en >= 0 {
+					n := zt.mzNames[zt.en*len(zt.metazones)+mz]
+					desc = cmpOr(n.LongGeneric, n.LongStandard)
+				}
+			}
+			z.display = "(UTC" + formatOffset(standardOffset(now, loc), styleClock) + ") " + cmpOr(desc, z.id)
+		}
+	}
+	if err != nil {
+		return zt, err
+	}
+	return zt, nil
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// metazone returns the metazone the zone used at Unix time t.
+func (z *zone) metazone(t int64) (int, bool) {
+	for _, s := range z.spans {
+		if (s.From == 0 || t >= s.From) && (s.To == 0 || t < s.To) {
+			return s.Metazone, true
+		}
+	}
+	return 0, false
+}
+
+// standardOffset returns loc's standard (non-daylight) offset in the year of t.
+func standardOffset(t time.Time, loc *time.Location) int {
+	lt := t.In(loc)
+	if _, off := lt.Zone(); !lt.IsDST() {
+		return off
+	}
+	for _, m := range [...]time.Month{time.January, time.July} {
+		x := time.Date(lt.Year(), m, 1, 12, 0, 0, 0, loc)
+		if _, off := x.Zone(); !x.IsDST() {
+			return off
+		}
+	}
+	_, off := lt.Zone()
+	return off - 3600
+}
+
+// maxTagLen bounds the locale identifiers accepted (longer than any CLDR locale id).
+const maxTagLen = 35
+
+// localeIndex returns the CLDR locale that serves lang: the locale itself or its nearest
+// truncation ("de-XX" → "de"), else English; -1 if the data has neither.
+func (zt *zoneTables) localeIndex(lang string) int {
+	var buf [maxTagLen]byte
+	lang = strings.TrimSpace(lang)
+	if len(lang) <= len(buf) {
+		key := buf[:len(lang)]
+		for i := range len(lang) {
+			c := lang[i]
+			switch {
+			case c == '_':
+				c = '-'
+			case 'A' <= c && c <= 'Z':
+				c |= 0x20
+			}
+			key[i] = c
+		}
+		for len(key) > 0 {
+			if i, ok := zt.localeIdx[string(key)]; ok {
+				return i
+			}
+			j := len(key) - 1
+			for j > 0 && key[j] != '-' {
+				j--
+			}
+			key = key[:j]
+		}
+	}
+	return zt.en
+}
+
+// TimeZone returns the time zone ianaID at the instant at, with names in lang (a CLDR locale
+// or ISO 639-1 code; falls back to English). It reports false for an id the data or Go's
+// time zone database does not know. It does not allocate, except for the offset strings of
+// historic offsets that are not whole quarter hours (local mean time before 1900).
+func (db *DB) TimeZone(ianaID string, at time.Time, lang string) (TZ, bool) {
+	zt := &db.zones
+	i, ok := zt.zoneIdx[ianaID]
+	if !ok || zt.zones[i].loc == nil {
+		return TZ{}, false
+	}
+	z := &zt.zones[i]
+	lt := at.In(z.loc)
+	abbr, off := lt.Zone()
+	dst := lt.IsDST()
+	tz := TZ{
+		IANA: z.id, DisplayName: z.display, UTCOffsetSeconds: off, UTCOffset: zt.offsets.format(off, styleUTCOffset),
+		IsDST: dst, Local: lt,
+	}
+
+	li := zt.localeIndex(lang)
+	pick := func(n TZNames, short bool) string {
+		switch {
+		case short && dst:
+			return n.ShortDaylight
+		case short:
+			return n.ShortStandard
+		case dst:
+			return n.LongDaylight
+		}
+		return cmpOr(n.LongStandard, n.LongGeneric)
+	}
+	name := func(short bool) string {
+		for _, l := range [...]int{li, zt.en} {
+			if l < 0 {
+				continue
+			}
+			if z.names != nil {
+				if s := pick(z.names[l], short); s != "" {
+					return s
+				}
+			}
+			if mz, ok := z.metazone(at.Unix()); ok {
+				if s := pick(zt.mzNames[l*len(zt.metazones)+mz], short); s != "" {
+					return s
+				}
+			}
+		}
+		return ""
+	}
+	tz.EffectiveFull = name(false)
+	if tz.EffectiveFull == "" {
+		tz.EffectiveFull = zt.offsets.format(off, styleGMTLong)
+	}
+	tz.EffectiveShort = name(true)
+	if tz.EffectiveShort == "" {
+		if abbr != "" && (abbr[0] >= 'A' && abbr[0] <= 'Z') {
+			tz.EffectiveShort = abbr
+		} else {
+			tz.EffectiveShort = zt.offsets.format(off, styleGMTShort)
+		}
+	}
+	return tz, true
+}
+
+// Zones returns the number of time zones the DB knows.
+func (db *DB) Zones() int { return len(db.zones.zones) }
+
+// Offset styles.
+const (
+	styleUTCOffset = iota // the API's utcOffset: "-07", "+05:30", "+00"
+	styleClock            // "+05:30", "-08:00"
+	styleGMTShort         // CLDR's short GMT format: "GMT+3", "GMT-9:30", "GMT"
+	styleGMTLong          // CLDR's long GMT format: "GMT+03:00", "GMT"
+	numStyles
+)
+
+// quarterHours is the number of whole quarter-hour offsets from -16:00 to +16:00.
+const quarterHours = 129
+
+// offsetTable holds every quarter-hour offset formatted in every style, so that the common
+// case does not allocate.
+type offsetTable [numStyles][quarterHours]string
+
+func newOffsetTable() *offsetTable {
+	var t offsetTable
+	for style := range numStyles {
+		for q := range quarterHours {
+			t[style][q] = formatOffset((q-quarterHours/2)*900, style)
+		}
+	}
+	return &t
+}
+
+// format formats off in style, from the table when it can.
+func (t *offsetTable) format(off, style int) string {
+	if off%900 == 0 && off >= -16*3600 && off <= 16*3600 {
+		return t[style][off/900+quarterHours/2]
+	}
+	return formatOffset(off, style)
+}
+
+// formatOffset formats any offset in the given style (0: utcOffset, 1: clock, 2: GMT short).
+func formatOffset(off, style int) string {
+	sign := byte('+')
+	if off < 0 {
+		sign, off = '-', -off
+	}
+	h, m := off/3600, off%3600/60
+	b := make([]byte, 0, 12)
+	switch style {
+	case styleUTCOffset:
+		b = append(b, sign)
+		b = appendTwo(b, h)
+		if m != 0 {
+			b = append(b, ':')
+			b = appendTwo(b, m)
+		}
+	case styleClock:
+		b = append(b, sign)
+		b = appendTwo(b, h)
+		b = append(b, ':')
+		b = appendTwo(b, m)
+	case styleGMTLong:
+		b = append(b, "GMT"...)
+		if h != 0 || m != 0 {
+			b = append(b, sign)
+			b = appendTwo(b, h)
+			b = append(b, ':')
+			b = appendTwo(b, m)
+		}
+	default:
+		b = append(b, "GMT"...)
+		if h == 0 && m == 0 {
+			return string(b)
+		}
+		b = append(b, sign)
+		b = strconv.AppendInt(b, int64(h), 10)
+		if m != 0 {
+			b = append(b, ':')
+			b = appendTwo(b, m)
+		}
+	}
+	return string(b)
+}
+
+func appendTwo(b []byte, v int) []byte { return append(b, byte('0'+v/10%10), byte('0'+v%10)) }

@@ -1,0 +1,331 @@
+package netinfo
+
+import (
+	"cmp"
+	"fmt"
+	"net/netip"
+	"slices"
+
+	"github.com/gaissmai/bart"
+)
+
+// DB is the decoded, immutable netinfo section. It is safe for concurrent use. Build one
+// with Decode; the zero value is not usable.
+type DB struct {
+	sources Sources
+	strs    []string // string table; every string is a slice of one copy of the section
+
+	regs []regRec            // registry pieces, in prefix order
+	regT *bart.Table[uint32] // prefix → index in regs
+	bogT *bart.Table[bool]   // prefix → bogon flag
+	nBog int                 // bogon pieces
+	nets []netRec            // announced networks, IPv4 then IPv6, ascending
+	n4   int                 // number of IPv4 networks
+	netT *bart.Table[uint32] // prefix → index in nets
+	pool []uint32            // carriers and via carriers of nets
+
+	asns    []uint32 // ascending
+	ases    []asRec  // parallel to asns
+	transit []uint32 // transit lists, each ordered by rank
+	ranked  int
+
+	// Indexes for Within.
+	cum4    []uint64 // cum4[i] = addresses in nets[:i], i <= n4
+	cum6    []u128   // cum6[i] = addresses in nets[n4:n4+i]
+	cumBog  []uint32 // cumBog[i] = bogon networks in nets[:i]
+	segs    []uint32 // first network of each subnet run, ascending
+	bogNets []uint32 // indexes of bogon networks, ascending
+	nodes   []node   // registry pieces and networks in prefix (pre-)order
+	n4nodes int      // number of IPv4 nodes
+}
+
+// node is one prefix of the hierarchy Within walks: a registry piece, an announced
+// network, or both when they coincide.
+type node struct {
+	net, reg int32  // indexes in DB.nets and DB.regs, -1 if none
+	end      uint32 // index after the node's last descendant
+	height   uint8  // levels of descendants below the node
+}
+
+// Decode parses and validates a netinfo section written by Encode and returns the DB that
+// serves it, with its lookup tables built. It never panics: anything malformed is an error
+// wrapping ErrFormat. The DB keeps one copy of b's bytes; the caller may reuse b afterwards.
+func Decode(b []byte) (*DB, error) {
+	r, err := decode(string(b)) // the one copy; every decoded string is a substring of it
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrFormat, err)
+	}
+	return newDB(r), nil
+}
+
+func newDB(r *raw) *DB {
+	db := &DB{
+		sources: r.sources, strs: r.strs, regs: r.regs, nets: r.nets, pool: r.pool,
+		asns: r.asns, ases: r.ases, transit: r.transit, nBog: len(r.bogons),
+		regT: new(bart.Table[uint32]), bogT: new(bart.Table[bool]), netT: new(bart.Table[uint32]),
+	}
+	for i := range db.regs {
+		db.regT.Insert(db.regs[i].prefix(), uint32(i))
+	}
+	for _, b := range r.bogons {
+		db.bogT.Insert(netip.PrefixFrom(b.v.addr(b.is4), int(b.bits)), b.bogon)
+	}
+	for i := range db.nets {
+		n := &db.nets[i]
+		p := n.prefix()
+		db.netT.Insert(p, uint32(i))
+		if n.is4 {
+			db.n4++
+		}
+		n.bogon, _ = db.bogT.LookupPrefix(p)
+	}
+	db.asStats()
+	db.withinIndexes()
+	return db
+}
+
+// asStats computes every AS's counts from the networks it originates, ranks the ASes by
+// announced IPv4 addresses and orders each transit list by rank.
+func (db *DB) asStats() {
+	for i := range db.nets {
+		n := &db.nets[i]
+		for _, a := range db.pool[n.pool : n.pool+uint32(n.nCarr)] {
+			j, ok := slices.BinarySearch(db.asns, a)
+			if !ok {
+				continue // Encode records every carrier; a hand-made section may not
+			}
+			s := &db.ases[j]
+			switch {
+			case n.is4:
+				s.v4Addrs += 1 << (32 - n.bits)
+				s.v4Prefixes++
+				if n.bogon {
+					s.v4Bogons++
+				}
+			default:
+				s.v6Prefixes++
+				if n.bogon {
+					s.v6Bogons++
+				}
+			}
+		}
+	}
+	order := make([]int, 0, len(db.ases))
+	for i := range db.ases {
+		if db.ases[i].v4Addrs > 0 {
+			order = append(order, i)
+		}
+	}
+	slices.SortFunc(order, func(a, b int) int {
+		return cmp.Or(cmp.Compare(db.ases[b].v4Addrs, db.ases[a].v4Addrs), cmp.Compare(db.asns[a], db.asns[b]))
+	})
+	for rank, i := range order {
+		db.ases[i].rank = uint32(rank + 1)
+	}
+	db.ranked = len(order)
+
+	rankOf := func(asn uint32) uint32 {
+		if j, ok := slices.BinarySearch(db.asns, asn); ok && db.ases[j].rank > 0 {
+			return db.ases[j].rank
+		}
+		return ^uint32(0) // unranked: last
+	}
+	for i := range db.ases {
+		a := &db.ases[i]
+		list := db.transit[a.transitOff : a.transitOff+a.transitN]
+		slices.SortFunc(list, func(x, y uint32) int { return cmp.Or(cmp.Compare(rankOf(x), rankOf(y)), cmp.Compare(x, y)) })
+	}
+}
+
+// withinIndexes builds the sorted indexes Within answers from in bounded time.
+func (db *DB) withinIndexes() {
+	n := len(db.nets)
+	db.cum4 = make([]uint64, db.n4+1)
+	db.cum6 = make([]u128, n-db.n4+1)
+	db.cumBog = make([]uint32, n+1)
+	for i := range db.nets {
+		x := &db.nets[i]
+		if x.is4 {
+			db.cum4[i+1] = db.cum4[i] + 1<<(32-x.bits)
+		} else {
+			j := i - db.n4
+			if x.bits == 0 {
+				db.cum6[j+1] = db.cum6[j] // 2**128 does not fit; see announced
+			} else {
+				db.cum6[j+1] = db.cum6[j].add(pow2(128 - int(x.bits)))
+			}
+		}
+		db.cumBog[i+1] = db.cumBog[i]
+		if x.bogon {
+			db.cumBog[i+1]++
+			db.bogNets = append(db.bogNets, uint32(i))
+		}
+		if i == 0 || !db.sameRun(i-1, i) {
+			db.segs = append(db.segs, uint32(i))
+		}
+	}
+
+	// Merge the registry pieces and the networks, both in prefix order, into the nodes.
+	db.nodes = make([]node, 0, len(db.regs)+n)
+	ri, ni := 0, 0
+	for ri < len(db.regs) || ni < n {
+		var c int
+		switch {
+		case ri == len(db.regs):
+			c = 1
+		case ni == n:
+			c = -1
+		default:
+			c = comparePrefixes(db.regs[ri].prefix(), db.nets[ni].prefix())
+		}
+		nd := node{net: -1, reg: -1}
+		if c <= 0 {
+			nd.reg = int32(ri)
+			ri++
+		}
+		if c >= 0 {
+			nd.net = int32(ni)
+			ni++
+		}
+		db.nodes = append(db.nodes, nd)
+	}
+	for i := range db.nodes {
+		if _, _, is4 := db.nodeKey(i); is4 {
+			db.n4nodes++
+		}
+	}
+	// Subtree ends and heights, with a stack of the open ancestors.
+	var stack []int
+	closeTop := func(end int) {
+		top := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		db.nodes[top].end = uint32(end)
+		if len(stack) > 0 {
+			p := &db.nodes[stack[len(stack)-1]]
+			p.height = max(p.height, db.nodes[top].height+1)
+		}
+	}
+	for i := range db.nodes {
+		v, _, is4 := db.nodeKey(i)
+		for len(stack) > 0 {
+			top := stack[len(stack)-1]
+			tv, tb, tis4 := db.nodeKey(top)
+			if tis4 == is4 && v.cmp(tv.or(hostMask(width(is4)-int(tb)))) <= 0 {
+				break // i lies inside top (pre-order: it cannot start before top)
+			}
+			closeTop(i)
+		}
+		stack = append(stack, i)
+	}
+	for len(stack) > 0 {
+		closeTop(len(db.nodes))
+	}
+}
+
+// sameRun reports whether networks i and j=i+1 belong to one subnet run: the same family,
+// adjacent, with the same organisation and country.
+func (db *DB) sameRun(i, j int) bool {
+	a, b := &db.nets[i], &db.nets[j]
+	return a.is4 == b.is4 && a.org == b.org && a.country == b.country && a.last().add(u128{0, 1}) == b.v
+}
+
+// nodeKey returns node i's prefix as (address, length, family).
+func (db *DB) nodeKey(i int) (u128, uint8, bool) {
+	nd := &db.nodes[i]
+	if nd.reg >= 0 {
+		r := &db.regs[nd.reg]
+		return r.v, r.bits, r.is4
+	}
+	x := &db.nets[nd.net]
+	return x.v, x.bits, x.is4
+}
+
+// Lookup returns what the DB knows about address a; IPv4-mapped IPv6 addresses are looked up
+// as IPv4 and zones are ignored. It reports false for an invalid address and for one about
+// which the DB knows nothing. Lookup does not allocate; the returned slices are read-only.
+func (db *DB) Lookup(a netip.Addr) (Network, bool) {
+	if !a.IsValid() {
+		return Network{}, false
+	}
+	a = a.Unmap().WithZone("")
+	var n Network
+	found := false
+	if i, ok := db.regT.Lookup(a); ok {
+		r := &db.regs[i]
+		n.Registry, n.RegistryStatus, n.RegisteredCountry = db.strs[r.registry], db.strs[r.status], db.strs[r.country]
+		found = true
+	}
+	if b, ok := db.bogT.Lookup(a); ok {
+		n.IsBogon = b
+		found = true
+	}
+	if i, ok := db.netT.Lookup(a); ok {
+		db.fillNet(&n, int(i))
+		found = true
+	}
+	return n, found
+}
+
+// fillNet sets n's announced facts from network i. n's bogon flag must already be set.
+func (db *DB) fillNet(n *Network, i int) {
+	x := &db.nets[i]
+	n.Organisation = db.strs[x.org]
+	n.BGPPrefix = x.prefix()
+	n.IsReachableGlobally = !n.IsBogon
+	if n.RegisteredCountry == "" {
+		n.RegisteredCountry = db.strs[x.country]
+	}
+	if x.nCarr > 0 {
+		end := x.pool + uint32(x.nCarr)
+		n.Carriers = db.pool[x.pool:end:end]
+	}
+	if x.nVia > 0 {
+		start := x.pool + uint32(x.nCarr)
+		end := start + uint32(x.nVia)
+		n.ViaCarriers = db.pool[start:end:end]
+	}
+}
+
+// AS returns what the DB knows about an AS, and whether it has a record of it: every AS
+// that originates a network, appears on an AS path, or is named by a registry or names
+// source. AS does not allocate; TransitTo is read-only.
+func (db *DB) AS(asn uint32) (ASInfo, bool) {
+	i, ok := slices.BinarySearch(db.asns, asn)
+	if !ok {
+		return ASInfo{}, false
+	}
+	a := &db.ases[i]
+	info := ASInfo{
+		ASN:                    asn,
+		Organisation:           db.strs[a.org],
+		Name:                   db.strs[a.name],
+		Registry:               db.strs[a.registry],
+		RegisteredCountry:      db.strs[a.country],
+		RegistrationDate:       db.strs[a.date],
+		RegistrationLastChange: db.strs[a.lastChange],
+		TotalIPv4Addresses:     a.v4Addrs,
+		TotalIPv4Prefixes:      int(a.v4Prefixes),
+		TotalIPv4BogonPrefixes: int(a.v4Bogons),
+		TotalIPv6Prefixes:      int(a.v6Prefixes),
+		TotalIPv6BogonPrefixes: int(a.v6Bogons),
+		Rank:                   int(a.rank),
+	}
+	if a.transitN > 0 {
+		end := a.transitOff + a.transitN
+		info.TransitTo = db.transit[a.transitOff:end:end]
+	}
+	return info, true
+}
+
+// RankedASes returns the number of ranked ASes (those announcing IPv4 space): the N of a
+// rank text "#53 out of N".
+func (db *DB) RankedASes() int { return db.ranked }
+
+// Info describes the DB's contents and the kinds of source that fed it.
+func (db *DB) Info() Info {
+	return Info{
+		Networks4: db.n4, Networks6: len(db.nets) - db.n4,
+		RegistryPieces: len(db.regs), BogonPieces: db.nBog,
+		ASes: len(db.asns), RankedASes: db.ranked, Sources: db.sources,
+	}
+}

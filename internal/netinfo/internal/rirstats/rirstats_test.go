@@ -1,0 +1,98 @@
+package rirstats
+
+import (
+	"net/netip"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+)
+
+// sample has the shapes of the real files: APNIC's plain header and comments, AFRINIC's
+// extended rows with opaque ids, LACNIC's version 2.3, IANA's registry-as-status rows, a
+// ZZ country, an odd-sized IPv4 count, and broken rows that are skipped.
+const sample = `# comment
+######
+2|apnic|20260618|85300|19830613|20260617|+1000
+apnic|*|asn|*|13701|summary
+apnic|*|ipv4|*|54666|summary
+apnic|JP|asn|173|1|20020801|allocated
+apnic|AU|ipv4|1.0.0.0|256|20110811|assigned
+afrinic|ZA|ipv4|41.0.0.0|768|19910301|allocated|F36B9F4B
+afrinic|ZZ|ipv6|2c0f:fff4::|30||reserved|
+iana|ZZ|asn|1|1876|19920101|arin
+apnic|SG|ipv6|2410::|17|20241108|allocated
+apnic|XX|ipv4|1.2.3.4|0|20110811|assigned
+apnic|AU|ipv4|255.255.255.0|512|20110811|assigned
+apnic|AU|ipv4|1.2.3.999|256|20110811|assigned
+apnic|AU|ipv6|2410::1|32|20110811|assigned
+apnic|AU|asn|4294967295|2|20110811|assigned
+apnic|AU|ipv7|1|1|20110811|assigned
+short|line
+# Last updated: 2026-06-18 13:14:23
+`
+
+func TestParse(t *testing.T) {
+	f, err := Parse(strings.NewReader(sample))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := File{
+		Header: Header{Version: "2", Registry: "apnic", Serial: "20260618", Records: 85300, StartDate: "1983-06-13", EndDate: "2026-06-17", UTCOffset: "+1000"},
+		Records: []Record{
+			{Registry: "apnic", Country: "JP", Type: "asn", Date: "2002-08-01", Status: "allocated", FirstASN: 173, LastASN: 173},
+			{Registry: "apnic", Country: "AU", Type: "ipv4", Date: "2011-08-11", Status: "assigned", First: netip.MustParseAddr("1.0.0.0"), Last: netip.MustParseAddr("1.0.0.255")},
+			{Registry: "afrinic", Country: "ZA", Type: "ipv4", Date: "1991-03-01", Status: "allocated", OpaqueID: "F36B9F4B", First: netip.MustParseAddr("41.0.0.0"), Last: netip.MustParseAddr("41.0.2.255")},
+			{Registry: "afrinic", Type: "ipv6", Status: "reserved", First: netip.MustParseAddr("2c0f:fff4::"), Last: netip.MustParseAddr("2c0f:fff7:ffff:ffff:ffff:ffff:ffff:ffff")},
+			{Registry: "iana", Type: "asn", Date: "1992-01-01", Status: "arin", FirstASN: 1, LastASN: 1876},
+			{Registry: "apnic", Country: "SG", Type: "ipv6", Date: "2024-11-08", Status: "allocated", First: netip.MustParseAddr("2410::"), Last: netip.MustParseAddr("2410:7fff:ffff:ffff:ffff:ffff:ffff:ffff")},
+		},
+		Skipped: 7,
+	}
+	if diff := cmp.Diff(want, f, cmpopts.EquateComparable(netip.Addr{})); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+func TestParseRejects(t *testing.T) {
+	for _, s := range []string{"", "# only comments\n", "apnic|JP|asn|173|1|20020801|allocated\n", "x|apnic|1|2|3|4|5\n"} {
+		if _, err := Parse(strings.NewReader(s)); err == nil {
+			t.Errorf("Parse(%q): no error", s)
+		}
+	}
+}
+
+func TestDate(t *testing.T) {
+	for in, want := range map[string]string{"20260618": "2026-06-18", "00000000": "", "": "", "2026061": "", "20261301": "", "2026a618": ""} {
+		if got := Date(in); got != want {
+			t.Errorf("Date(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func FuzzRIRDelegated(f *testing.F) {
+	f.Add(sample)
+	f.Add("2.3|lacnic|20240208|88899|19870101|20240208|-0300\nlacnic|BR|ipv4|24.152.0.0|1024|20200310|allocated|310248\n")
+	f.Add("2|iana|20190911|973|19830101|20190612|+0000\niana|ZZ|ipv6|fec0:0000::|10|19960801|ietf\n")
+	f.Fuzz(func(t *testing.T, s string) {
+		file, err := Parse(strings.NewReader(s))
+		if err != nil {
+			return
+		}
+		for _, r := range file.Records {
+			switch r.Type {
+			case "ipv4", "ipv6":
+				if !r.First.IsValid() || r.Last.Less(r.First) || r.First.Is4() != r.Last.Is4() {
+					t.Fatalf("bad range %v-%v", r.First, r.Last)
+				}
+			case "asn":
+				if r.LastASN < r.FirstASN {
+					t.Fatalf("bad ASN range %d-%d", r.FirstASN, r.LastASN)
+				}
+			default:
+				t.Fatalf("type %q", r.Type)
+			}
+		}
+	})
+}

@@ -1,0 +1,426 @@
+// Package netinfobuild builds the netinfo section of a snapshot from the upstream sources:
+// the GeoLite2 ASN and Country databases of the geolite2 npm package (required), and, when
+// mirrored, IANA's XML registries, the RIR delegated statistics files, Team Cymru's full
+// bogon lists, an AS names list and MRT routing dumps. Without a mirror, IANA's facts come
+// from the table generated into package iana. A missing optional source leaves its fields
+// empty, and the report says so; nothing is invented.
+//
+// Each source format has its own parser over an fs.FS, so tests run them on small fixtures,
+// and each is fuzzed. Build joins the parsed rows into a netinfo.Input and returns
+// netinfo.Encode of it: the same sources always give the same bytes.
+//
+// # Where each field comes from
+//
+//   - Announced networks (bgpPrefix, carriers, organisation): the networks of GeoLite2-ASN,
+//     one origin AS each. They are the leaves of MaxMind's search tree, disjoint prefixes that
+//     approximate the announced BGP prefixes: a leaf may cover several announcements of one
+//     AS or only part of one. More origins of the same prefix (MOAS) are added from the AS
+//     paths when those are mirrored.
+//   - Registry, registryStatus, registeredCountry: RIR delegated files (per block; the
+//     mirror has AFRINIC, APNIC and LACNIC), over IANA's /8 and IPv6 tables (registry and
+//     status only) and special-purpose registries (registry "IANA", status "reserved").
+//     Where the answering block has no country, the network's registered_country from
+//     GeoLite2-Country is used.
+//   - isBogon: IANA's special-purpose blocks that are not globally reachable, IANA's reserved
+//     space (IPv4 /8s, IPv6 outside the blocks allocated to registries), blocks the RIR files
+//     list as available or reserved, and Team Cymru's full bogons, less the special-purpose
+//     blocks that are globally reachable.
+//   - viaCarriers, transitTo: AS paths of MRT dumps (see asPaths); empty without them.
+//   - AS organisation: GeoLite2-ASN; the names list's long name where GeoLite2 has none.
+//     AS name (handle): the names list. AS registry, country and registration date: RIR
+//     files, else the names list's country and IANA's AS-block table for the registry.
+//     registrationLastChange has no source and stays empty.
+package netinfobuild
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"net/netip"
+	"slices"
+	"time"
+
+	"github.com/ipatlas/ipatlas/internal/build"
+	"github.com/ipatlas/ipatlas/internal/netinfo"
+	"github.com/ipatlas/ipatlas/internal/netinfo/internal/iana"
+)
+
+// Source names, as the catalogue knows them.
+const (
+	srcGeoLite    = "geolite2"
+	srcIANA       = "iana-registries"
+	srcRIR        = "rir-delegated"
+	srcFullBogons = "cymru-fullbogons"
+	srcASNames    = "asn-names"
+	srcMRT        = "mrt-samples"
+)
+
+// Section is the name of the snapshot section Build makes.
+const Section = "netinfo"
+
+// Needs returns every source Build reads, the required one first.
+func Needs() []string {
+	return []string{srcGeoLite, srcIANA, srcRIR, srcFullBogons, srcASNames, srcMRT}
+}
+
+// Priorities of the blocks, see netinfo.RegistryBlock.
+const (
+	prioIANASpace   = 0
+	prioIANASpecial = 1
+	prioRIRFree     = 3 // available, reserved
+	prioRIRUsed     = 4 // allocated, assigned
+
+	prioBogonIANA    = 0
+	prioBogonRIR     = 1
+	prioBogonCymru   = 2
+	prioBogonSpecial = 3
+)
+
+// Build reads the sources and returns the netinfo section payload. It fails if geolite2 is
+// missing or any available source does not parse; what each source gave, and why a field
+// stays empty, goes to rep. It can be used directly as a build.Section's Build.
+func Build(ctx context.Context, src build.Sources, rep *build.Report) ([]byte, error) {
+	return buildSection(ctx, src, rep)
+}
+
+// reporter is the part of *build.Report that Build uses; tests record into a fake.
+type reporter interface {
+	Count(source, what string, n int)
+	DataDate(source string, t time.Time)
+	Warnf(source, format string, args ...any)
+}
+
+func buildSection(ctx context.Context, src build.Sources, rep reporter) ([]byte, error) {
+	in, err := input(ctx, src, rep)
+	if err != nil {
+		return nil, err
+	}
+	b, err := netinfo.Encode(in)
+	if err != nil {
+		return nil, fmt.Errorf("netinfobuild: %w", err)
+	}
+	return b, nil
+}
+
+// input gathers the netinfo.Input from the sources.
+func input(ctx context.Context, src build.Sources, rep reporter) (netinfo.Input, error) {
+	var in netinfo.Input
+	geo, ok := src.Source(srcGeoLite)
+	if !ok {
+		return in, fmt.Errorf("netinfobuild: missing required source %s", srcGeoLite)
+	}
+	asnDB, err := parseGeoLiteASN(ctx, geo)
+	if err != nil {
+		return in, fmt.Errorf("netinfobuild: %s: %w", srcGeoLite, err)
+	}
+	rep.DataDate(srcGeoLite, asnDB.Built)
+	countries, err := openGeoLiteCountry(geo)
+	if err != nil {
+		rep.Warnf(srcGeoLite, "no GeoLite2-Country database (%v): networks have no registered country of their own", err)
+	} else {
+		rep.DataDate(srcGeoLite, countries.Built)
+	}
+
+	// IANA: the mirrored XML, else the built-in table.
+	facts := iana.Builtin()
+	if fsys, ok := src.Source(srcIANA); ok {
+		rirFS, _ := src.Source(srcRIR)
+		if facts, err = iana.Parse(fsys, rirFS); err != nil {
+			return in, fmt.Errorf("netinfobuild: %s: %w", srcIANA, err)
+		}
+		in.Sources.IANAXML = true
+		if t, err := time.Parse(time.DateOnly, facts.XMLUpdated); err == nil {
+			rep.DataDate(srcIANA, t)
+		}
+		rep.Count(srcIANA, "address blocks", len(facts.Space))
+		rep.Count(srcIANA, "special-purpose blocks", len(facts.Special))
+	} else {
+		rep.Warnf(srcIANA, "not mirrored: IANA's registries come from the built-in table of %s (AS blocks %s)", facts.XMLUpdated, facts.ASNUpdated)
+	}
+	addIANA(&in, facts)
+
+	// RIR statistics.
+	var asnRows []asnRow
+	if fsys, ok := src.Source(srcRIR); ok {
+		d, err := parseRIRDelegated(fsys)
+		if err != nil {
+			return in, fmt.Errorf("netinfobuild: %s: %w", srcRIR, err)
+		}
+		in.Sources.RIRStats = true
+		addRIR(&in, d)
+		asnRows = d.ASNs
+		for _, f := range d.Files {
+			rep.Count(srcRIR, f.Registry+" records", f.Records)
+			if f.Skipped > 0 {
+				rep.Warnf(srcRIR, "%s: %d lines skipped", f.Name, f.Skipped)
+			}
+			if t, err := time.Parse(time.DateOnly, f.Date); err == nil {
+				rep.DataDate(srcRIR, t)
+			}
+		}
+		rep.Count(srcRIR, "address blocks", len(d.Blocks))
+		rep.Count(srcRIR, "AS blocks", len(d.ASNs))
+	} else {
+		rep.Warnf(srcRIR, "not mirrored: registry and status come from IANA's tables only; registeredCountry from GeoLite2; AS registration dates stay empty")
+	}
+
+	// Full bogons.
+	if fsys, ok := src.Source(srcFullBogons); ok {
+		fb, err := parseFullBogons(fsys)
+		if err != nil {
+			return in, fmt.Errorf("netinfobuild: %s: %w", srcFullBogons, err)
+		}
+		in.Sources.FullBogons = true
+		for _, p := range fb.Prefixes {
+			in.Bogons = append(in.Bogons, netinfo.BogonBlock{First: p.Addr(), Last: lastAddr(p), Bogon: true, Priority: prioBogonCymru})
+		}
+		rep.Count(srcFullBogons, "prefixes", len(fb.Prefixes))
+		rep.DataDate(srcFullBogons, fb.Updated)
+		if fb.Skipped > 0 {
+			rep.Warnf(srcFullBogons, "%d lines skipped", fb.Skipped)
+		}
+	} else {
+		rep.Warnf(srcFullBogons, "not mirrored: unallocated space is a bogon only where IANA's tables or the RIR files say so")
+	}
+
+	// AS names.
+	var names asNames
+	if fsys, ok := src.Source(srcASNames); ok {
+		if names, err = parseASNames(fsys); err != nil {
+			return in, fmt.Errorf("netinfobuild: %s: %w", srcASNames, err)
+		}
+		in.Sources.ASNames = true
+		rep.Count(srcASNames, "names", len(names.Names))
+		if t, err := time.Parse(time.DateOnly, names.Date); err == nil {
+			rep.DataDate(srcASNames, t)
+		}
+	} else {
+		rep.Warnf(srcASNames, "not mirrored: AS names (handles) stay empty")
+	}
+
+	// AS paths.
+	paths := newASPaths()
+	if fsys, ok := src.Source(srcMRT); ok {
+		st, err := parseMRT(ctx, fsys, paths.add)
+		if err != nil {
+			return in, fmt.Errorf("netinfobuild: %s: %w", srcMRT, err)
+		}
+		in.Sources.ASPaths = true
+		rep.Count(srcMRT, "files", st.Files)
+		rep.Count(srcMRT, "records", st.Records)
+		rep.Count(srcMRT, "routes", st.Routes)
+		rep.Count(srcMRT, "prefixes", len(paths.byPrefix))
+		rep.DataDate(srcMRT, st.Newest)
+		if st.Unsupported+st.Malformed+st.NoPath > 0 {
+			rep.Warnf(srcMRT, "skipped %d records of unsupported types, %d malformed records, %d announcements without a usable AS path",
+				st.Unsupported, st.Malformed, st.NoPath)
+		}
+	} else {
+		rep.Warnf(srcMRT, "not mirrored: no AS paths, so viaCarriers, transitTo and totalTransitTo stay empty")
+	}
+
+	nets, err := addNetworks(ctx, &in, asnDB, countries, paths)
+	if err != nil {
+		return in, fmt.Errorf("netinfobuild: %w", err)
+	}
+	rep.Count(srcGeoLite, "networks", nets)
+	if in.Sources.ASPaths {
+		matched := 0
+		for _, n := range in.Networks {
+			if len(n.ViaCarriers) > 0 {
+				matched++
+			}
+		}
+		rep.Count(srcMRT, "networks with via carriers", matched)
+	}
+	in.ASes = asRecords(in.Networks, asnDB, names, asnRows, facts.ASNs, paths)
+	rep.Count(srcGeoLite, "ASes", countASNs(asnDB))
+	return in, nil
+}
+
+// addIANA adds IANA's address space and special-purpose blocks.
+func addIANA(in *netinfo.Input, f iana.Facts) {
+	for _, s := range f.Space {
+		first, last := s.Prefix.Addr(), lastAddr(s.Prefix)
+		in.Registry = append(in.Registry, netinfo.RegistryBlock{First: first, Last: last, Registry: s.Registry, Status: s.Status, Priority: prioIANASpace})
+		in.Bogons = append(in.Bogons, netinfo.BogonBlock{First: first, Last: last, Bogon: s.Bogon, Priority: prioBogonIANA})
+	}
+	for _, s := range f.Special {
+		if s.Prefix.Addr().Is4In6() {
+			continue // IPv4-mapped space: lookups unmap it first
+		}
+		first, last := s.Prefix.Addr(), lastAddr(s.Prefix)
+		in.Registry = append(in.Registry, netinfo.RegistryBlock{First: first, Last: last, Registry: "IANA", Status: "reserved", Priority: prioIANASpecial})
+		in.Bogons = append(in.Bogons, netinfo.BogonBlock{First: first, Last: last, Bogon: !s.Reachable, Priority: prioBogonSpecial})
+	}
+}
+
+// addRIR adds the RIR blocks; available and reserved ones are bogons.
+func addRIR(in *netinfo.Input, d rirData) {
+	for _, b := range d.Blocks {
+		prio := uint8(prioRIRUsed)
+		if b.Status == "available" || b.Status == "reserved" {
+			prio = prioRIRFree
+			in.Bogons = append(in.Bogons, netinfo.BogonBlock{First: b.First, Last: b.Last, Bogon: true, Priority: prioBogonRIR})
+		}
+		in.Registry = append(in.Registry, netinfo.RegistryBlock{First: b.First, Last: b.Last, Registry: b.Registry, Status: b.Status, Country: b.Country, Priority: prio})
+	}
+}
+
+// addNetworks adds the GeoLite2 networks with their registered country and, from the AS
+// paths, further origins and via carriers. It returns the number added.
+func addNetworks(ctx context.Context, in *netinfo.Input, asnDB asnDB, countries *countryDB, paths *asPaths) (int, error) {
+	covering := mrtPrefixes(paths)
+	in.Networks = make([]netinfo.Announced, 0, len(asnDB.Networks))
+	for i, n := range asnDB.Networks {
+		if i%(1<<16) == 0 {
+			if err := ctx.Err(); err != nil {
+				return 0, err
+			}
+		}
+		a := netinfo.Announced{Prefix: n.Prefix, Carriers: []uint32{n.ASN}, Organisation: n.Org}
+		if !validText(a.Organisation) {
+			a.Organisation = ""
+		}
+		if countries != nil {
+			cc, err := countries.registered(n.Prefix.Addr())
+			if err != nil {
+				return 0, fmt.Errorf("%s: %s: %w", countryMMDB, n.Prefix, err)
+			}
+			a.Country = cc
+		}
+		if p, ok := covering(n.Prefix); ok {
+			if p == n.Prefix {
+				for _, o := range paths.origins(p) {
+					if !slices.Contains(a.Carriers, o) && len(a.Carriers) < netinfo.MaxCarriers {
+						a.Carriers = append(a.Carriers, o)
+					}
+				}
+			}
+			a.ViaCarriers = paths.via(p, n.ASN, netinfo.MaxViaCarriers)
+		}
+		in.Networks = append(in.Networks, a)
+	}
+	return len(in.Networks), nil
+}
+
+// mrtPrefixes returns a function that finds the most specific prefix of the AS paths that
+// covers (contains or equals) a given prefix.
+func mrtPrefixes(paths *asPaths) func(netip.Prefix) (netip.Prefix, bool) {
+	byLen := map[int]map[netip.Prefix]bool{}
+	var lens []int
+	for p := range paths.byPrefix {
+		if byLen[p.Bits()] == nil {
+			byLen[p.Bits()] = map[netip.Prefix]bool{}
+			lens = append(lens, p.Bits())
+		}
+		byLen[p.Bits()][p] = true
+	}
+	slices.Sort(lens)
+	slices.Reverse(lens)
+	return func(q netip.Prefix) (netip.Prefix, bool) {
+		for _, l := range lens {
+			if l > q.Bits() {
+				continue
+			}
+			p := netip.PrefixFrom(q.Addr(), l).Masked()
+			if byLen[l][p] {
+				return p, true
+			}
+		}
+		return netip.Prefix{}, false
+	}
+}
+
+// asRecords joins what the sources say about each AS: every AS that originates a network,
+// is named, has an RIR record or appears on an AS path.
+func asRecords(nets []netinfo.Announced, asnDB asnDB, names asNames, rows []asnRow, blocks []iana.ASNBlock, paths *asPaths) []netinfo.ASRecord {
+	recs := map[uint32]*netinfo.ASRecord{}
+	get := func(asn uint32) *netinfo.ASRecord {
+		r := recs[asn]
+		if r == nil {
+			r = &netinfo.ASRecord{ASN: asn}
+			recs[asn] = r
+		}
+		return r
+	}
+	for _, n := range asnDB.Networks {
+		if r := get(n.ASN); r.Organisation == "" && validText(n.Org) {
+			r.Organisation = n.Org
+		}
+	}
+	for _, n := range names.Names {
+		r := get(n.ASN)
+		r.Name, r.Country = n.Handle, n.Country
+		if r.Organisation == "" {
+			r.Organisation = n.Name
+		}
+	}
+	for _, row := range rows {
+		if uint64(row.Last)-uint64(row.First) >= 1<<16 {
+			continue // no RIR hands out such blocks to one holder; a corrupt row
+		}
+		for asn := uint64(row.First); asn <= uint64(row.Last); asn++ {
+			r := get(uint32(asn))
+			r.Registry, r.RegistrationDate = row.Registry, row.Date
+			if row.Country != "" {
+				r.Country = row.Country
+			}
+		}
+	}
+	for provider, customers := range paths.transit() {
+		get(provider).TransitTo = customers
+		for _, c := range customers {
+			get(c)
+		}
+	}
+	for _, n := range nets {
+		for _, a := range slices.Concat(n.Carriers, n.ViaCarriers) {
+			get(a)
+		}
+	}
+	// The registry IANA gave the AS's block, where no RIR file names it.
+	slices.SortFunc(blocks, func(a, b iana.ASNBlock) int { return cmp.Compare(a.First, b.First) })
+	out := make([]netinfo.ASRecord, 0, len(recs))
+	for _, r := range recs {
+		if r.Registry == "" {
+			i, _ := slices.BinarySearchFunc(blocks, r.ASN, func(b iana.ASNBlock, asn uint32) int {
+				switch {
+				case b.Last < asn:
+					return -1
+				case b.First > asn:
+					return 1
+				}
+				return 0
+			})
+			if i < len(blocks) && blocks[i].First <= r.ASN && r.ASN <= blocks[i].Last {
+				r.Registry = blocks[i].Registry
+			}
+		}
+		out = append(out, *r)
+	}
+	slices.SortFunc(out, func(a, b netinfo.ASRecord) int { return cmp.Compare(a.ASN, b.ASN) })
+	return out
+}
+
+func countASNs(db asnDB) int {
+	seen := map[uint32]bool{}
+	for _, n := range db.Networks {
+		seen[n.ASN] = true
+	}
+	return len(seen)
+}
+
+// lastAddr returns the last address of p.
+func lastAddr(p netip.Prefix) netip.Addr {
+	b := p.Masked().Addr().AsSlice()
+	for i := range b {
+		for bit := range 8 {
+			if i*8+bit >= p.Bits() {
+				b[i] |= 0x80 >> bit
+			}
+		}
+	}
+	a, _ := netip.AddrFromSlice(b)
+	return a
+}

@@ -1,0 +1,518 @@
+package netinfobuild
+
+import (
+	"bufio"
+	"cmp"
+	"compress/bzip2"
+	"compress/gzip"
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"maps"
+	"net/netip"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/osrg/gobgp/v4/pkg/packet/bgp"
+	"github.com/osrg/gobgp/v4/pkg/packet/mrt"
+)
+
+// MRT (RFC 6396) is read with gobgp: TABLE_DUMP_V2 RIBs (with and without ADD-PATH) through
+// mrt.ParseBody, and BGP4MP/BGP4MP_ET UPDATE messages by reading the BGP4MP header here and
+// the BGP message with bgp.ParseBGPMessage, so that the AS-number size of the session (2 or 4
+// bytes) and ADD-PATH are passed to the parser (mrt.ParseBody does not). The legacy
+// TABLE_DUMP type, which gobgp does not read, and every other type are counted and skipped.
+
+// maxMRTRecord bounds one MRT record; BGP messages are at most 64 KiB and RIB records of a
+// full table stay well under 1 MiB.
+const maxMRTRecord = 16 << 20
+
+// maxMRTFile bounds the decompressed size of one MRT file.
+const maxMRTFile = 4 << 30
+
+// route is one observed path to a prefix: who saw it, and the AS path with prepending
+// removed, origin last.
+type route struct {
+	Prefix netip.Prefix
+	Peer   peer
+	Path   []uint32
+}
+
+// peer identifies a BGP session of a collector.
+type peer struct {
+	AS   uint32
+	Addr netip.Addr
+}
+
+// mrtStats counts what the MRT files held.
+type mrtStats struct {
+	Files       int
+	Records     int // MRT records read
+	Routes      int // paths kept
+	Unsupported int // records of types not read (TABLE_DUMP, state changes, ...)
+	Malformed   int // records or attributes that did not parse
+	NoPath      int // announcements without a usable AS path (empty, AS_SET, loop)
+	Newest      time.Time
+}
+
+// parseMRT reads every MRT file in fsys (gzip and bzip2 compression are recognised by
+// their magic numbers; files that are not MRT are skipped) and calls yield for each route.
+func parseMRT(ctx context.Context, fsys fs.FS, yield func(route)) (mrtStats, error) {
+	names, err := files(fsys, func(base string) bool {
+		return !strings.HasSuffix(base, ".md") && !strings.HasSuffix(base, ".txt") && !strings.HasPrefix(base, ".")
+	})
+	if err != nil {
+		return mrtStats{}, err
+	}
+	var st mrtStats
+	for _, name := range names {
+		if err := ctx.Err(); err != nil {
+			return st, err
+		}
+		f, err := fsys.Open(name)
+		if err != nil {
+			return st, err
+		}
+		ok, err := readMRT(f, &st, yield)
+		f.Close()
+		if err != nil {
+			return st, fmt.Errorf("%s: %w", name, err)
+		}
+		if ok {
+			st.Files++
+		}
+	}
+	if st.Files == 0 {
+		return st, errors.New("no MRT files")
+	}
+	return st, nil
+}
+
+// readMRT reads one possibly compressed MRT stream. It reports false, without error, for a
+// stream that does not start with an MRT header of a known type.
+func readMRT(r io.Reader, st *mrtStats, yield func(route)) (bool, error) {
+	br := bufio.NewReaderSize(r, 1<<16)
+	magic, _ := br.Peek(3)
+	var in io.Reader = br
+	switch {
+	case len(magic) >= 2 && magic[0] == 0x1f && magic[1] == 0x8b:
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			return false, err
+		}
+		defer zr.Close()
+		in = zr
+	case len(magic) == 3 && string(magic) == "BZh":
+		in = bzip2.NewReader(br)
+	}
+	in = io.LimitReader(in, maxMRTFile)
+	sc := bufio.NewScanner(in)
+	sc.Buffer(make([]byte, 0, 1<<16), maxMRTRecord)
+	sc.Split(splitMRT)
+	d := mrtDecoder{st: st, yield: yield}
+	first := true
+	for sc.Scan() {
+		rec := sc.Bytes()
+		h, err := mrt.ParseHeader(rec) // reads 12 bytes, 16 for the _ET types
+		if first {
+			if err != nil || !knownType(h.Type) {
+				return false, nil // not an MRT file
+			}
+			first = false
+		}
+		if err != nil {
+			st.Malformed++
+			continue
+		}
+		st.Records++
+		if t := time.Unix(int64(h.Timestamp), 0).UTC(); t.After(st.Newest) {
+			st.Newest = t
+		}
+		d.record(h, rec[mrt.MRT_COMMON_HEADER_LEN:])
+	}
+	if err := sc.Err(); err != nil {
+		if first {
+			return false, nil
+		}
+		// A truncated or corrupt tail: keep what was read, count the rest as malformed.
+		st.Malformed++
+	}
+	return !first, nil
+}
+
+// errTruncated reports an MRT stream that ends inside a record.
+var errTruncated = errors.New("truncated MRT record")
+
+// splitMRT is a bufio.SplitFunc that returns one MRT record (common header and body) at a
+// time. Unlike mrt.SplitMrt it looks only at the bytes it was given.
+func splitMRT(data []byte, atEOF bool) (int, []byte, error) {
+	if len(data) < mrt.MRT_COMMON_HEADER_LEN {
+		if atEOF && len(data) > 0 {
+			return 0, nil, errTruncated
+		}
+		return 0, nil, nil
+	}
+	n := uint64(mrt.MRT_COMMON_HEADER_LEN) + uint64(binary.BigEndian.Uint32(data[8:12]))
+	if n > maxMRTRecord {
+		return 0, nil, fmt.Errorf("MRT record of %d bytes", n)
+	}
+	if uint64(len(data)) < n {
+		if atEOF {
+			return 0, nil, errTruncated
+		}
+		return 0, nil, nil
+	}
+	return int(n), data[:n], nil
+}
+
+func knownType(t mrt.MRTType) bool {
+	switch t {
+	case mrt.TABLE_DUMP, mrt.TABLE_DUMPv2, mrt.BGP4MP, mrt.BGP4MP_ET:
+		return true
+	}
+	return false
+}
+
+// mrtDecoder turns MRT records into routes; it keeps the peer table of TABLE_DUMP_V2.
+type mrtDecoder struct {
+	st    *mrtStats
+	yield func(route)
+	peers []peer
+}
+
+func (d *mrtDecoder) record(h *mrt.MRTHeader, body []byte) {
+	switch h.Type {
+	case mrt.TABLE_DUMPv2:
+		d.tableDump(h, body)
+	case mrt.BGP4MP, mrt.BGP4MP_ET:
+		if h.Type == mrt.BGP4MP_ET {
+			if len(body) < 4 {
+				d.st.Malformed++
+				return
+			}
+			body = body[4:] // microseconds
+		}
+		d.bgp4mp(mrt.MRTSubTypeBGP4MP(h.SubType), body)
+	default:
+		d.st.Unsupported++
+	}
+}
+
+func (d *mrtDecoder) tableDump(h *mrt.MRTHeader, body []byte) {
+	switch mrt.MRTSubTypeTableDumpv2(h.SubType) {
+	case mrt.PEER_INDEX_TABLE, mrt.RIB_IPV4_UNICAST, mrt.RIB_IPV6_UNICAST, mrt.RIB_GENERIC,
+		mrt.RIB_IPV4_UNICAST_ADDPATH, mrt.RIB_IPV6_UNICAST_ADDPATH, mrt.RIB_GENERIC_ADDPATH:
+	default:
+		d.st.Unsupported++ // multicast RIBs, geo peer tables
+		return
+	}
+	hdr := *h
+	hdr.Len = uint32(len(body))
+	msg, err := mrt.ParseBody(body, &hdr)
+	if err != nil {
+		d.st.Malformed++
+		return
+	}
+	switch b := msg.Body.(type) {
+	case *mrt.PeerIndexTable:
+		d.peers = d.peers[:0]
+		for _, p := range b.Peers {
+			d.peers = append(d.peers, peer{p.AS, p.IpAddress})
+		}
+	case *mrt.Rib:
+		prefix, ok := nlriPrefix(b.Prefix)
+		if !ok {
+			d.st.Unsupported++
+			return
+		}
+		for _, e := range b.Entries {
+			if int(e.PeerIndex) >= len(d.peers) {
+				d.st.Malformed++
+				continue
+			}
+			d.announce(prefix, d.peers[e.PeerIndex], e.PathAttributes, true)
+		}
+	default:
+		d.st.Unsupported++
+	}
+}
+
+// bgp4mp reads a BGP4MP message record (RFC 6396 4.4): peer AS, local AS (2 or 4 bytes),
+// interface index, address family, peer and local addresses, then a BGP message.
+func (d *mrtDecoder) bgp4mp(sub mrt.MRTSubTypeBGP4MP, body []byte) {
+	var as4, addPath bool
+	switch sub {
+	case mrt.MESSAGE, mrt.MESSAGE_LOCAL:
+	case mrt.MESSAGE_AS4, mrt.MESSAGE_AS4_LOCAL:
+		as4 = true
+	case mrt.MESSAGE_ADDPATH, mrt.MESSAGE_LOCAL_ADDPATH:
+		addPath = true
+	case mrt.MESSAGE_AS4_ADDPATH, mrt.MESSAGE_AS4_LOCAL_ADDPATH:
+		as4, addPath = true, true
+	default:
+		d.st.Unsupported++ // state changes
+		return
+	}
+	asLen := 2
+	if as4 {
+		asLen = 4
+	}
+	if len(body) < 2*asLen+4 {
+		d.st.Malformed++
+		return
+	}
+	var p peer
+	if as4 {
+		p.AS = binary.BigEndian.Uint32(body)
+	} else {
+		p.AS = uint32(binary.BigEndian.Uint16(body))
+	}
+	body = body[2*asLen+2:] // peer AS, local AS, interface index
+	afi := binary.BigEndian.Uint16(body)
+	body = body[2:]
+	addrLen := 4
+	switch afi {
+	case bgp.AFI_IP:
+	case bgp.AFI_IP6:
+		addrLen = 16
+	default:
+		d.st.Malformed++
+		return
+	}
+	if len(body) < 2*addrLen {
+		d.st.Malformed++
+		return
+	}
+	p.Addr, _ = netip.AddrFromSlice(body[:addrLen])
+	body = body[2*addrLen:]
+
+	opt := &bgp.MarshallingOption{Use2ByteAS: !as4}
+	if addPath {
+		opt.AddPath = map[bgp.Family]bgp.BGPAddPathMode{bgp.RF_IPv4_UC: bgp.BGP_ADD_PATH_RECEIVE, bgp.RF_IPv6_UC: bgp.BGP_ADD_PATH_RECEIVE}
+	}
+	msg, err := bgp.ParseBGPMessage(body, opt)
+	if err != nil {
+		d.st.Malformed++
+		return
+	}
+	u, ok := msg.Body.(*bgp.BGPUpdate)
+	if !ok {
+		d.st.Unsupported++ // OPEN, KEEPALIVE, NOTIFICATION
+		return
+	}
+	var prefixes []netip.Prefix
+	for _, n := range u.NLRI {
+		if pfx, ok := nlriPrefix(n.NLRI); ok {
+			prefixes = append(prefixes, pfx)
+		}
+	}
+	for _, a := range u.PathAttributes {
+		if mp, ok := a.(*bgp.PathAttributeMpReachNLRI); ok && mp.SAFI == bgp.SAFI_UNICAST {
+			for _, n := range mp.Value {
+				if pfx, ok := nlriPrefix(n.NLRI); ok {
+					prefixes = append(prefixes, pfx)
+				}
+			}
+		}
+	}
+	for _, pfx := range prefixes {
+		d.announce(pfx, p, u.PathAttributes, as4)
+	}
+}
+
+func nlriPrefix(n bgp.NLRI) (netip.Prefix, bool) {
+	x, ok := n.(*bgp.IPAddrPrefix)
+	if !ok || !x.Prefix.IsValid() {
+		return netip.Prefix{}, false
+	}
+	p := x.Prefix.Masked()
+	if p.Addr().Is4In6() {
+		return netip.Prefix{}, false
+	}
+	return p, true
+}
+
+// announce yields the route for prefix if its attributes hold a usable AS path.
+func (d *mrtDecoder) announce(prefix netip.Prefix, p peer, attrs []bgp.PathAttributeInterface, as4 bool) {
+	path, ok := asPath(attrs, as4)
+	if !ok {
+		d.st.NoPath++
+		return
+	}
+	d.st.Routes++
+	d.yield(route{Prefix: prefix, Peer: p, Path: path})
+}
+
+// asPath returns the AS path of attrs as one sequence, origin last, with prepending
+// removed. On a 2-byte session the AS4_PATH attribute restores the 4-byte numbers (RFC 6793
+// 4.2.3). Confederation segments are dropped (they are internal to the announcing AS). A
+// path with an AS_SET, a loop or no AS is not usable.
+func asPath(attrs []bgp.PathAttributeInterface, as4 bool) ([]uint32, bool) {
+	var seq, seq4 []uint32
+	var have4 bool
+	for _, a := range attrs {
+		switch x := a.(type) {
+		case *bgp.PathAttributeAsPath:
+			for _, s := range x.Value {
+				switch s.GetType() {
+				case bgp.BGP_ASPATH_ATTR_TYPE_SEQ:
+					seq = append(seq, s.GetAS()...)
+				case bgp.BGP_ASPATH_ATTR_TYPE_SET:
+					return nil, false
+				}
+			}
+		case *bgp.PathAttributeAs4Path:
+			have4 = true
+			for _, s := range x.Value {
+				switch s.Type {
+				case bgp.BGP_ASPATH_ATTR_TYPE_SEQ:
+					seq4 = append(seq4, s.AS...)
+				case bgp.BGP_ASPATH_ATTR_TYPE_SET:
+					return nil, false
+				}
+			}
+		}
+	}
+	if !as4 && have4 && len(seq4) <= len(seq) {
+		seq = append(seq[:len(seq)-len(seq4):len(seq)-len(seq4)], seq4...)
+	}
+	out := seq[:0:0]
+	for _, as := range seq {
+		if len(out) > 0 && out[len(out)-1] == as {
+			continue // prepending
+		}
+		if slices.Contains(out, as) {
+			return nil, false // a loop
+		}
+		out = append(out, as)
+	}
+	return out, len(out) > 0
+}
+
+// asPaths aggregates routes into what netinfo stores: per prefix, the origins and the ASes
+// seen just before each origin, counted by the peers that saw them; and the transit edges
+// between ASes.
+type asPaths struct {
+	// byPrefix: prefix → origin → via AS (0: the origin was the peer itself) → peers.
+	byPrefix map[netip.Prefix]map[uint32]map[uint32]map[peer]bool
+	paths    map[string][]uint32 // distinct paths, keyed by their text
+}
+
+func newASPaths() *asPaths {
+	return &asPaths{byPrefix: map[netip.Prefix]map[uint32]map[uint32]map[peer]bool{}, paths: map[string][]uint32{}}
+}
+
+func (a *asPaths) add(r route) {
+	origin := r.Path[len(r.Path)-1]
+	var via uint32
+	if len(r.Path) >= 2 {
+		via = r.Path[len(r.Path)-2]
+	}
+	o := a.byPrefix[r.Prefix]
+	if o == nil {
+		o = map[uint32]map[uint32]map[peer]bool{}
+		a.byPrefix[r.Prefix] = o
+	}
+	v := o[origin]
+	if v == nil {
+		v = map[uint32]map[peer]bool{}
+		o[origin] = v
+	}
+	if v[via] == nil {
+		v[via] = map[peer]bool{}
+	}
+	v[via][r.Peer] = true
+	if len(r.Path) >= 2 {
+		var key strings.Builder
+		for _, as := range r.Path {
+			key.WriteString(strconv.FormatUint(uint64(as), 10))
+			key.WriteByte(' ')
+		}
+		if _, ok := a.paths[key.String()]; !ok {
+			a.paths[key.String()] = slices.Clone(r.Path)
+		}
+	}
+}
+
+// origins returns the origins of prefix, most peers first, ties by ASN.
+func (a *asPaths) origins(prefix netip.Prefix) []uint32 {
+	o := a.byPrefix[prefix]
+	peers := func(origin uint32) int {
+		n := 0
+		for _, ps := range o[origin] {
+			n += len(ps)
+		}
+		return n
+	}
+	return slices.SortedFunc(maps.Keys(o), func(x, y uint32) int { return cmp.Or(cmp.Compare(peers(y), peers(x)), cmp.Compare(x, y)) })
+}
+
+// via returns the ASes seen just before origin on paths to prefix, most peers first, ties
+// by ASN, at most limit.
+func (a *asPaths) via(prefix netip.Prefix, origin uint32, limit int) []uint32 {
+	v := a.byPrefix[prefix][origin]
+	var out []uint32
+	for as := range v {
+		if as != 0 {
+			out = append(out, as)
+		}
+	}
+	slices.SortFunc(out, func(x, y uint32) int { return cmp.Or(cmp.Compare(len(v[y]), len(v[x])), cmp.Compare(x, y)) })
+	return out[:min(len(out), limit)]
+}
+
+// transit infers provider → customer edges from the distinct paths with Gao's degree
+// heuristic: on each path the AS with the most distinct neighbours (over all paths; the
+// first of equals) is the top; routes climb from the origin to the top through customer →
+// provider links and descend from the top to the observing peer through provider →
+// customer links. So right of the top each AS gives transit to its right neighbour, and
+// left of it each AS gives transit to its left neighbour. A peering link at the top is
+// reported as transit from the AS with more neighbours: the heuristic cannot tell peers
+// apart. It returns provider → customers.
+func (a *asPaths) transit() map[uint32][]uint32 {
+	neighbours := map[uint32]map[uint32]bool{}
+	link := func(x, y uint32) {
+		if neighbours[x] == nil {
+			neighbours[x] = map[uint32]bool{}
+		}
+		neighbours[x][y] = true
+	}
+	for _, p := range a.paths {
+		for i := 1; i < len(p); i++ {
+			link(p[i-1], p[i])
+			link(p[i], p[i-1])
+		}
+	}
+	edges := map[uint32]map[uint32]bool{}
+	edge := func(provider, customer uint32) {
+		if edges[provider] == nil {
+			edges[provider] = map[uint32]bool{}
+		}
+		edges[provider][customer] = true
+	}
+	for _, p := range a.paths {
+		top := 0
+		for i := range p {
+			if len(neighbours[p[i]]) > len(neighbours[p[top]]) {
+				top = i
+			}
+		}
+		for i := 0; i+1 < len(p); i++ {
+			if i < top {
+				edge(p[i+1], p[i])
+			} else {
+				edge(p[i], p[i+1])
+			}
+		}
+	}
+	out := make(map[uint32][]uint32, len(edges))
+	for provider, cs := range edges {
+		out[provider] = slices.Sorted(maps.Keys(cs))
+	}
+	return out
+}

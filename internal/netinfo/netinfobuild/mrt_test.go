@@ -1,0 +1,265 @@
+package netinfobuild
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"flag"
+	"net/netip"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+	"testing/fstest"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/osrg/gobgp/v4/pkg/packet/bgp"
+	"github.com/osrg/gobgp/v4/pkg/packet/mrt"
+
+	"github.com/ipatlas/ipatlas/internal/build/buildtest"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/mrt/constructed.mrt from the paths in constructedPaths")
+
+// The constructed topology. Tier 1 ASes 1 and 2 peer; 10, 20, 40 and 50 are customers of 1,
+// 30 of 2; 100 (a collector peer) and 65010 are customers of 10, 200 and 65011 of 20, 300
+// of 30, 400 of 40, 500 of 50. Collector peers 100, 300 and 30 see these paths (peer first,
+// origin last); 200 prepends itself.
+var constructedPaths = []struct {
+	peer   uint32
+	prefix string
+	path   []uint32
+}{
+	{100, "198.51.100.0/24", []uint32{100, 10, 1, 20, 200, 200, 200}},
+	{100, "203.0.113.0/24", []uint32{100, 10, 1, 2, 30, 300}},
+	{300, "198.51.100.0/24", []uint32{300, 30, 2, 1, 20, 200}},
+	{30, "198.51.100.0/24", []uint32{30, 2, 1, 20, 200}},
+	{30, "2001:db8:200::/48", []uint32{30, 2, 1, 20, 200}},
+	{100, "2001:db8:200::/48", []uint32{100, 10, 1, 20, 200}},
+	{300, "203.0.113.0/24", []uint32{300}}, // the peer originates it: no via carrier
+	{100, "192.0.2.0/24", []uint32{100, 10, 65010}},
+	{300, "192.0.2.0/24", []uint32{300, 30, 2, 1, 20, 65011}}, // a second origin (MOAS)
+	{100, "198.18.40.0/24", []uint32{100, 10, 1, 40, 400}},
+	{100, "198.18.50.0/24", []uint32{100, 10, 1, 50, 500}},
+}
+
+// writeConstructed writes constructedPaths as an MRT stream with gobgp: a TABLE_DUMP_V2
+// peer index table and RIBs (IPv6 as RIB_GENERIC: gobgp's writer adds AFI/SAFI to IPv6
+// RIBs, which only RIB_GENERIC has), then one BGP4MP MESSAGE on a 2-byte session whose
+// AS_PATH carries AS_TRANS and whose AS4_PATH restores AS 4200000001.
+func writeConstructed(tb testing.TB) []byte {
+	tb.Helper()
+	var buf bytes.Buffer
+	ts := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	write := func(t mrt.MRTType, sub mrt.MRTSubTyper, body mrt.Body) {
+		m, err := mrt.NewMRTMessage(ts, t, sub, body)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		b, err := m.Serialize()
+		if err != nil {
+			tb.Fatal(err)
+		}
+		buf.Write(b)
+	}
+	peerASes := []uint32{100, 300, 30}
+	var peers []*mrt.Peer
+	for i, as := range peerASes {
+		peers = append(peers, mrt.NewPeer(netip.AddrFrom4([4]byte{10, 0, 0, byte(i + 1)}), netip.AddrFrom4([4]byte{192, 0, 2, byte(i + 1)}), as, true))
+	}
+	write(mrt.TABLE_DUMPv2, mrt.PEER_INDEX_TABLE, mrt.NewPeerIndexTable(netip.MustParseAddr("10.0.0.254"), "test", peers))
+
+	var prefixes []string
+	for _, c := range constructedPaths {
+		if !slices.Contains(prefixes, c.prefix) {
+			prefixes = append(prefixes, c.prefix)
+		}
+	}
+	for seq, pfx := range prefixes {
+		var entries []*mrt.RibEntry
+		for _, c := range constructedPaths {
+			if c.prefix != pfx {
+				continue
+			}
+			attrs := []bgp.PathAttributeInterface{
+				bgp.NewPathAttributeOrigin(0),
+				bgp.NewPathAttributeAsPath([]bgp.AsPathParamInterface{bgp.NewAs4PathParam(bgp.BGP_ASPATH_ATTR_TYPE_SEQ, c.path)}),
+			}
+			entries = append(entries, mrt.NewRibEntry(uint16(slices.Index(peerASes, c.peer)), uint32(ts.Unix()), 0, attrs, false))
+		}
+		p := netip.MustParsePrefix(pfx)
+		nlri, err := bgp.NewIPAddrPrefix(p)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		if p.Addr().Is4() {
+			write(mrt.TABLE_DUMPv2, mrt.RIB_IPV4_UNICAST, mrt.NewRib(uint32(seq), bgp.RF_IPv4_UC, nlri, entries))
+		} else {
+			write(mrt.TABLE_DUMPv2, mrt.RIB_GENERIC, mrt.NewRib(uint32(seq), bgp.RF_IPv6_UC, nlri, entries))
+		}
+	}
+
+	// BGP4MP on a 2-byte session: AS_PATH 100 10 23456, AS4_PATH 4200000001.
+	nlri, err := bgp.NewIPAddrPrefix(netip.MustParsePrefix("100.64.0.0/24"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	nh, err := bgp.NewPathAttributeNextHop(netip.MustParseAddr("192.0.2.1"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	update := bgp.NewBGPUpdateMessage(nil, []bgp.PathAttributeInterface{
+		bgp.NewPathAttributeOrigin(0),
+		bgp.NewPathAttributeAsPath([]bgp.AsPathParamInterface{bgp.NewAsPathParam(bgp.BGP_ASPATH_ATTR_TYPE_SEQ, []uint16{100, 10, 23456})}),
+		nh,
+		bgp.NewPathAttributeAs4Path([]*bgp.As4PathParam{bgp.NewAs4PathParam(bgp.BGP_ASPATH_ATTR_TYPE_SEQ, []uint32{4200000001})}),
+	}, []bgp.PathNLRI{{NLRI: nlri}})
+	msg, err := mrt.NewBGP4MPMessage(100, 65000, 0, netip.MustParseAddr("192.0.2.1"), netip.MustParseAddr("192.0.2.254"), false, update)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	write(mrt.BGP4MP, mrt.MESSAGE, msg)
+	return buf.Bytes()
+}
+
+// TestMRTFixtureCurrent checks testdata/mrt/constructed.mrt against writeConstructed;
+// go test -run TestMRTFixtureCurrent -update rewrites it.
+func TestMRTFixtureCurrent(t *testing.T) {
+	want := writeConstructed(t)
+	name := filepath.Join("testdata", "mrt", "constructed.mrt")
+	if *update {
+		if err := os.WriteFile(name, want, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s is stale; rerun with -update", name)
+	}
+}
+
+func TestMRTConstructed(t *testing.T) {
+	raw := writeConstructed(t)
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write(raw)
+	zw.Close()
+	// The same dump plain, gzipped, and next to a file that is not MRT.
+	fsys := fstest.MapFS{
+		"a/rib.mrt":    {Data: raw},
+		"b/rib.mrt.gz": {Data: gz.Bytes()},
+		"README":       {Data: []byte("not an MRT file\n")},
+	}
+	paths := newASPaths()
+	var routes []route
+	st, err := parseMRT(context.Background(), fsys, func(r route) { routes = append(routes, r); paths.add(r) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Files != 2 || st.Routes != 2*(len(constructedPaths)+1) || st.Malformed != 0 || st.NoPath != 0 {
+		t.Errorf("stats %+v", st)
+	}
+	if got, want := st.Newest, time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC); !got.Equal(want) {
+		t.Errorf("newest %v, want %v", got, want)
+	}
+	// Prepending is removed; the AS4_PATH restores the 4-byte origin.
+	wantRoutes := []route{}
+	peerAddr := map[uint32]netip.Addr{100: netip.MustParseAddr("192.0.2.1"), 300: netip.MustParseAddr("192.0.2.2"), 30: netip.MustParseAddr("192.0.2.3")}
+	for _, pfx := range []string{"198.51.100.0/24", "203.0.113.0/24", "2001:db8:200::/48", "192.0.2.0/24", "198.18.40.0/24", "198.18.50.0/24"} {
+		for _, c := range constructedPaths {
+			if c.prefix == pfx {
+				wantRoutes = append(wantRoutes, route{netip.MustParsePrefix(pfx), peer{c.peer, peerAddr[c.peer]}, slices.Compact(slices.Clone(c.path))})
+			}
+		}
+	}
+	wantRoutes = append(wantRoutes, route{netip.MustParsePrefix("100.64.0.0/24"), peer{100, netip.MustParseAddr("192.0.2.1")}, []uint32{100, 10, 4200000001}})
+	if diff := cmp.Diff(slices.Concat(wantRoutes, wantRoutes), routes, cmp.Comparer(func(a, b netip.Prefix) bool { return a == b }), cmp.Comparer(func(a, b netip.Addr) bool { return a == b })); diff != "" {
+		t.Errorf("routes (-want +got):\n%s", diff)
+	}
+
+	// Via carriers: 20 before origin 200, seen by all three peers.
+	if got := paths.via(netip.MustParsePrefix("198.51.100.0/24"), 200, 5); !slices.Equal(got, []uint32{20}) {
+		t.Errorf("via 198.51.100.0/24 = %v", got)
+	}
+	if got := paths.via(netip.MustParsePrefix("203.0.113.0/24"), 300, 5); !slices.Equal(got, []uint32{30}) {
+		t.Errorf("via 203.0.113.0/24 = %v (the route originated by the peer itself has none)", got)
+	}
+	if got := paths.origins(netip.MustParsePrefix("192.0.2.0/24")); !slices.Equal(got, []uint32{65010, 65011}) {
+		t.Errorf("origins 192.0.2.0/24 = %v", got)
+	}
+	// Transit by Gao's heuristic: AS 1 has the most neighbours (2, 10, 20, 40, 50) and tops
+	// every path through it, AS 10 the paths that stay below it; the 1-2 peering shows as
+	// transit from 1.
+	want := map[uint32][]uint32{
+		1:  {2, 10, 20, 40, 50},
+		2:  {30},
+		10: {100, 65010, 4200000001},
+		20: {200, 65011},
+		30: {300},
+		40: {400},
+		50: {500},
+	}
+	if diff := cmp.Diff(want, paths.transit()); diff != "" {
+		t.Errorf("transit (-want +got):\n%s", diff)
+	}
+}
+
+func TestASPath(t *testing.T) {
+	seq := func(as ...uint32) bgp.AsPathParamInterface {
+		return bgp.NewAs4PathParam(bgp.BGP_ASPATH_ATTR_TYPE_SEQ, as)
+	}
+	set := func(as ...uint32) bgp.AsPathParamInterface {
+		return bgp.NewAs4PathParam(bgp.BGP_ASPATH_ATTR_TYPE_SET, as)
+	}
+	confed := func(as ...uint32) bgp.AsPathParamInterface {
+		return bgp.NewAs4PathParam(bgp.BGP_ASPATH_ATTR_TYPE_CONFED_SEQ, as)
+	}
+	tests := []struct {
+		name string
+		segs []bgp.AsPathParamInterface
+		want []uint32
+		ok   bool
+	}{
+		{"plain", []bgp.AsPathParamInterface{seq(1, 2, 3)}, []uint32{1, 2, 3}, true},
+		{"prepending", []bgp.AsPathParamInterface{seq(1, 1, 2, 3, 3, 3)}, []uint32{1, 2, 3}, true},
+		{"two segments", []bgp.AsPathParamInterface{seq(1, 2), seq(2, 3)}, []uint32{1, 2, 3}, true},
+		{"confederation dropped", []bgp.AsPathParamInterface{confed(64512, 64513), seq(1, 2)}, []uint32{1, 2}, true},
+		{"set", []bgp.AsPathParamInterface{seq(1, 2), set(3, 4)}, nil, false},
+		{"loop", []bgp.AsPathParamInterface{seq(1, 2, 1, 3)}, nil, false},
+		{"empty", nil, nil, false},
+	}
+	for _, tc := range tests {
+		got, ok := asPath([]bgp.PathAttributeInterface{bgp.NewPathAttributeAsPath(tc.segs)}, true)
+		if ok != tc.ok || !slices.Equal(got, tc.want) {
+			t.Errorf("%s: %v %v, want %v %v", tc.name, got, ok, tc.want, tc.ok)
+		}
+	}
+}
+
+// TestMRTSamples reads the mrtparse and RIPE RIS samples of the mirror: BIRD, Quagga and
+// OpenBGPD dumps, TABLE_DUMP_V2 with and without ADD-PATH, BGP4MP on 2- and 4-byte sessions.
+func TestMRTSamples(t *testing.T) {
+	src := buildtest.Sources(t, srcMRT)
+	fsys, _ := src.Source(srcMRT)
+	paths := newASPaths()
+	st, err := parseMRT(context.Background(), fsys, paths.add)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%+v; %d prefixes, %d distinct paths", st, len(paths.byPrefix), len(paths.paths))
+	if st.Files < 10 || st.Routes < 5000 || len(paths.byPrefix) < 2000 {
+		t.Errorf("too little read: %+v", st)
+	}
+	// The 2010 RIS file: 117.200.208.0/20 originated by AS9829 (BSNL) via AS1239 (Sprint).
+	if got := paths.via(netip.MustParsePrefix("117.200.208.0/20"), 9829, 5); !slices.Contains(got, 1239) {
+		t.Errorf("via 117.200.208.0/20 = %v, want 1239 among them", got)
+	}
+	// BIRD's ADD-PATH TABLE_DUMP_V2 sample (private ASNs of the lab).
+	if got := paths.origins(netip.MustParsePrefix("172.17.0.0/24")); !slices.Contains(got, 64512) {
+		t.Errorf("origins of 172.17.0.0/24 = %v", got)
+	}
+}

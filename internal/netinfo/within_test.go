@@ -1,0 +1,306 @@
+package netinfo_test
+
+import (
+	"errors"
+	"net/netip"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/ipatlas/ipatlas/internal/netinfo"
+	"github.com/ipatlas/ipatlas/internal/netinfo/netinfotest"
+)
+
+var count = netinfo.Count
+
+func TestWithin(t *testing.T) {
+	db := mustDB(t, fixture())
+	google := netinfo.Network{
+		Registry: "ARIN", RegistryStatus: "allocated", RegisteredCountry: "US", Organisation: "Google LLC",
+		IsReachableGlobally: true, Carriers: []uint32{15169},
+	}
+	with := func(n netinfo.Network, p string, via ...uint32) netinfo.Network {
+		n.BGPPrefix = pfx(p)
+		if len(via) > 0 {
+			n.ViaCarriers = via
+		}
+		return n
+	}
+	sub := func(first, last, org, cc string) netinfo.Subnet {
+		return netinfo.Subnet{First: addr(first), Last: addr(last), Organisation: org, RegisteredCountry: cc}
+	}
+	googleRun := sub("8.8.8.0", "8.8.11.255", "Google LLC", "US")
+	level3 := netinfo.Network{
+		Registry: "ARIN", RegistryStatus: "legacy", RegisteredCountry: "US", Organisation: "Level 3 Parent, LLC",
+		IsReachableGlobally: true, BGPPrefix: pfx("8.128.0.0/10"), Carriers: []uint32{3356},
+	}
+	slash9 := netinfo.CIDRItem{
+		CIDR: pfx("8.0.0.0/9"), Type: netinfo.TypeRange, Size: count(1 << 23), TotalAnnounced: count(256 + 256 + 512 + 256 + 4096),
+		BogonsCount: 1, DeepCount: 1,
+		Network: netinfo.Network{Registry: "ARIN", RegistryStatus: "allocated", RegisteredCountry: "US"},
+	}
+	level3Item := netinfo.CIDRItem{
+		CIDR: pfx("8.128.0.0/10"), Type: netinfo.TypeNetwork, Size: count(1 << 22), TotalAnnounced: count(1 << 22), Network: level3,
+	}
+	googleItem := func(p string, size uint64, via ...uint32) netinfo.CIDRItem {
+		return netinfo.CIDRItem{CIDR: pfx(p), Type: netinfo.TypeNetwork, Size: count(size), TotalAnnounced: count(size), Network: with(google, p, via...)}
+	}
+	bogonItem := googleItem("8.8.4.0/24", 256)
+	bogonItem.BogonsCount = 1
+	bogonItem.Network.IsBogon, bogonItem.Network.IsReachableGlobally = true, false
+	slash9Deep := slash9
+	slash9Deep.Networks = []netinfo.CIDRItem{
+		bogonItem, googleItem("8.8.8.0/24", 256, 3356, 174), googleItem("8.8.9.0/24", 256),
+		googleItem("8.8.10.0/23", 512), googleItem("8.34.208.0/20", 4096),
+	}
+
+	tests := []struct {
+		name string
+		cidr string
+		opt  netinfo.WithinOptions
+		want netinfo.CIDRResult
+	}{
+		{"address inside a network", "8.8.8.8/32", netinfo.WithinOptions{}, netinfo.CIDRResult{
+			CIDR: pfx("8.8.8.8/32"), Parent: pfx("8.0.0.0/9"),
+			Network: netinfo.CIDRNetwork{
+				CIDR: pfx("8.8.8.0/24"), Type: netinfo.TypeNetwork, Network: with(google, "8.8.8.0/24", 3356, 174),
+				TotalSubnets: 1, Subnets: []netinfo.Subnet{sub("8.8.8.0", "8.8.8.255", "Google LLC", "US")},
+			},
+		}},
+		{"IPv4-mapped", "::ffff:8.8.8.0/120", netinfo.WithinOptions{}, netinfo.CIDRResult{
+			CIDR: pfx("8.8.8.0/24"), Parent: pfx("8.0.0.0/9"),
+			Network: netinfo.CIDRNetwork{
+				CIDR: pfx("8.8.8.0/24"), Type: netinfo.TypeNetwork, Network: with(google, "8.8.8.0/24", 3356, 174),
+				TotalSubnets: 1, Subnets: []netinfo.Subnet{sub("8.8.8.0", "8.8.8.255", "Google LLC", "US")},
+			},
+		}},
+		{"a /8 spanning several prefixes", "8.0.0.0/8", netinfo.WithinOptions{}, netinfo.CIDRResult{
+			CIDR: pfx("8.0.0.0/8"),
+			Network: netinfo.CIDRNetwork{
+				CIDR: pfx("8.0.0.0/8"), Type: netinfo.TypeRange, Network: netinfo.Network{Registry: "ARIN", RegistryStatus: "legacy"},
+				TotalSubnets: 4,
+				Subnets: []netinfo.Subnet{
+					sub("8.8.4.0", "8.8.4.255", "Google LLC", "US"), googleRun,
+					sub("8.34.208.0", "8.34.223.255", "Google LLC", "US"), sub("8.128.0.0", "8.191.255.255", "Level 3 Parent, LLC", "US"),
+				},
+			},
+			Networks:      []netinfo.CIDRItem{slash9, level3Item},
+			TotalNetworks: 2,
+		}},
+		{"depth 2", "8.0.0.0/8", netinfo.WithinOptions{DepthLimit: 2}, netinfo.CIDRResult{
+			CIDR: pfx("8.0.0.0/8"),
+			Network: netinfo.CIDRNetwork{
+				CIDR: pfx("8.0.0.0/8"), Type: netinfo.TypeRange, Network: netinfo.Network{Registry: "ARIN", RegistryStatus: "legacy"},
+				TotalSubnets: 4,
+				Subnets: []netinfo.Subnet{
+					sub("8.8.4.0", "8.8.4.255", "Google LLC", "US"), googleRun,
+					sub("8.34.208.0", "8.34.223.255", "Google LLC", "US"), sub("8.128.0.0", "8.191.255.255", "Level 3 Parent, LLC", "US"),
+				},
+			},
+			Networks:      []netinfo.CIDRItem{slash9Deep, level3Item},
+			TotalNetworks: 2,
+		}},
+		{"paging", "8.0.0.0/8", netinfo.WithinOptions{SubnetsOffset: 1, SubnetsBatchSize: 2}, netinfo.CIDRResult{
+			CIDR: pfx("8.0.0.0/8"),
+			Network: netinfo.CIDRNetwork{
+				CIDR: pfx("8.0.0.0/8"), Type: netinfo.TypeRange, Network: netinfo.Network{Registry: "ARIN", RegistryStatus: "legacy"},
+				TotalSubnets: 4,
+				Subnets:      []netinfo.Subnet{googleRun, sub("8.34.208.0", "8.34.223.255", "Google LLC", "US")},
+			},
+			Networks:      []netinfo.CIDRItem{slash9, level3Item},
+			TotalNetworks: 2,
+		}},
+		{"paging past the end", "8.0.0.0/8", netinfo.WithinOptions{SubnetsOffset: 4}, netinfo.CIDRResult{
+			CIDR: pfx("8.0.0.0/8"),
+			Network: netinfo.CIDRNetwork{
+				CIDR: pfx("8.0.0.0/8"), Type: netinfo.TypeRange, Network: netinfo.Network{Registry: "ARIN", RegistryStatus: "legacy"},
+				TotalSubnets: 4,
+			},
+			Networks:      []netinfo.CIDRItem{slash9, level3Item},
+			TotalNetworks: 2,
+		}},
+		{"bogons only", "8.0.0.0/8", netinfo.WithinOptions{BogonsOnly: true, DepthLimit: 2}, netinfo.CIDRResult{
+			CIDR: pfx("8.0.0.0/8"),
+			Network: netinfo.CIDRNetwork{
+				CIDR: pfx("8.0.0.0/8"), Type: netinfo.TypeRange, Network: netinfo.Network{Registry: "ARIN", RegistryStatus: "legacy"},
+				TotalSubnets: 1, Subnets: []netinfo.Subnet{sub("8.8.4.0", "8.8.4.255", "Google LLC", "US")},
+			},
+			Networks: []netinfo.CIDRItem{func() netinfo.CIDRItem {
+				it := slash9
+				it.Networks = []netinfo.CIDRItem{bogonItem}
+				return it
+			}()},
+			TotalNetworks: 1,
+		}},
+		{"a run cut by the range", "8.8.8.0/23", netinfo.WithinOptions{}, netinfo.CIDRResult{
+			CIDR: pfx("8.8.8.0/23"), Parent: pfx("8.0.0.0/9"),
+			Network: netinfo.CIDRNetwork{
+				CIDR: pfx("8.8.8.0/23"), Type: netinfo.TypeRange, Network: netinfo.Network{Registry: "ARIN", RegistryStatus: "allocated", RegisteredCountry: "US"},
+				TotalSubnets: 1, Subnets: []netinfo.Subnet{sub("8.8.8.0", "8.8.9.255", "Google LLC", "US")},
+			},
+			Networks:      []netinfo.CIDRItem{googleItem("8.8.8.0/24", 256, 3356, 174), googleItem("8.8.9.0/24", 256)},
+			TotalNetworks: 2,
+		}},
+		{"unannounced bogon", "10.0.0.0/16", netinfo.WithinOptions{}, netinfo.CIDRResult{
+			CIDR: pfx("10.0.0.0/16"), Parent: pfx("10.0.0.0/8"),
+			Network: netinfo.CIDRNetwork{
+				CIDR: pfx("10.0.0.0/16"), Type: netinfo.TypeRange, Network: netinfo.Network{Registry: "IANA", RegistryStatus: "reserved", IsBogon: true},
+			},
+		}},
+		{"IPv6", "2600::/12", netinfo.WithinOptions{}, netinfo.CIDRResult{
+			CIDR: pfx("2600::/12"),
+			Network: netinfo.CIDRNetwork{
+				CIDR: pfx("2600::/12"), Type: netinfo.TypeRange, Network: netinfo.Network{Registry: "ARIN", RegistryStatus: "allocated"},
+				TotalSubnets: 1, // the two networks are adjacent: one run
+				Subnets: []netinfo.Subnet{
+					sub("2600:1f00::", "2600:2000:ffff:ffff:ffff:ffff:ffff:ffff", "Amazon.com, Inc.", "US"),
+				},
+			},
+			Networks: []netinfo.CIDRItem{
+				{
+					CIDR: pfx("2600:1f00::/24"), Type: netinfo.TypeNetwork, Size: netinfo.PrefixSize(pfx("2600:1f00::/24")),
+					TotalAnnounced: netinfo.PrefixSize(pfx("2600:1f00::/24")),
+					Network: netinfo.Network{Registry: "ARIN", RegistryStatus: "allocated", RegisteredCountry: "US", Organisation: "Amazon.com, Inc.",
+						IsReachableGlobally: true, BGPPrefix: pfx("2600:1f00::/24"), Carriers: []uint32{16509}},
+				},
+				{
+					CIDR: pfx("2600:2000::/32"), Type: netinfo.TypeNetwork, Size: netinfo.PrefixSize(pfx("2600:2000::/32")),
+					TotalAnnounced: netinfo.PrefixSize(pfx("2600:2000::/32")),
+					Network: netinfo.Network{Registry: "ARIN", RegistryStatus: "allocated", RegisteredCountry: "US", Organisation: "Amazon.com, Inc.",
+						IsReachableGlobally: true, BGPPrefix: pfx("2600:2000::/32"), Carriers: []uint32{16509, 14618}},
+				},
+			},
+			TotalNetworks: 2,
+		}},
+		{"IPv6 network with a parent", "2600:2000:1::/48", netinfo.WithinOptions{}, netinfo.CIDRResult{
+			CIDR: pfx("2600:2000:1::/48"), Parent: pfx("2600::/12"),
+			Network: netinfo.CIDRNetwork{
+				CIDR: pfx("2600:2000::/32"), Type: netinfo.TypeNetwork,
+				Network: netinfo.Network{Registry: "ARIN", RegistryStatus: "allocated", RegisteredCountry: "US", Organisation: "Amazon.com, Inc.",
+					IsReachableGlobally: true, BGPPrefix: pfx("2600:2000::/32"), Carriers: []uint32{16509, 14618}},
+				TotalSubnets: 1,
+				Subnets:      []netinfo.Subnet{sub("2600:2000::", "2600:2000:ffff:ffff:ffff:ffff:ffff:ffff", "Amazon.com, Inc.", "US")},
+			},
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := db.Within(pfx(tc.cidr), tc.opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tc.want, got, netinfotest.CmpOptions(), cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestWithinRejects(t *testing.T) {
+	db := mustDB(t, fixture())
+	tests := map[string]struct {
+		p   netip.Prefix
+		opt netinfo.WithinOptions
+	}{
+		"invalid prefix":   {netip.Prefix{}, netinfo.WithinOptions{}},
+		"depth too deep":   {pfx("8.0.0.0/8"), netinfo.WithinOptions{DepthLimit: netinfo.MaxDepthLimit + 1}},
+		"negative depth":   {pfx("8.0.0.0/8"), netinfo.WithinOptions{DepthLimit: -1}},
+		"negative offset":  {pfx("8.0.0.0/8"), netinfo.WithinOptions{SubnetsOffset: -1}},
+		"negative batch":   {pfx("8.0.0.0/8"), netinfo.WithinOptions{SubnetsBatchSize: -1}},
+		"short mapped /95": {pfx("::ffff:0:0/95"), netinfo.WithinOptions{}},
+	}
+	for name, tc := range tests {
+		if _, err := db.Within(tc.p, tc.opt); !errors.Is(err, netinfo.ErrWithin) {
+			t.Errorf("%s: %v, want ErrWithin", name, err)
+		}
+	}
+}
+
+// TestWithinLimits checks the caps on a large synthetic table: batch size, MaxNetworks, and
+// bounded work for the whole address space.
+func TestWithinLimits(t *testing.T) {
+	db := mustDB(t, netinfotest.Synthetic(11, 20000))
+	for _, cidr := range []string{"0.0.0.0/0", "::/0", "1.0.0.0/8", "2000::/10"} {
+		for _, depth := range []int{1, netinfo.MaxDepthLimit} {
+			res, err := db.Within(pfx(cidr), netinfo.WithinOptions{DepthLimit: depth, SubnetsBatchSize: 1000})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res.Network.Subnets) > netinfo.MaxSubnetsBatch {
+				t.Errorf("%s: %d subnets, over the batch limit", cidr, len(res.Network.Subnets))
+			}
+			items := countItems(res.Networks)
+			if items > netinfo.MaxNetworks {
+				t.Errorf("%s depth %d: %d items", cidr, depth, items)
+			}
+			if res.TotalNetworks < len(res.Networks) || res.Truncated != (items == netinfo.MaxNetworks && res.Truncated) {
+				t.Errorf("%s depth %d: total %d, returned %d, truncated %v", cidr, depth, res.TotalNetworks, len(res.Networks), res.Truncated)
+			}
+			t.Logf("%s depth %d: %d items, %d top-level of %d, %d subnets, truncated %v",
+				cidr, depth, items, len(res.Networks), res.TotalNetworks, res.Network.TotalSubnets, res.Truncated)
+		}
+	}
+	res, _ := db.Within(pfx("1.0.0.0/8"), netinfo.WithinOptions{DepthLimit: netinfo.MaxDepthLimit})
+	if !res.Truncated {
+		t.Error("1.0.0.0/8 at full depth was not truncated; the test table is too small to test the cap")
+	}
+	allocs := testing.AllocsPerRun(5, func() {
+		if _, err := db.Within(pfx("0.0.0.0/0"), netinfo.WithinOptions{DepthLimit: netinfo.MaxDepthLimit}); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if allocs > 2*netinfo.MaxNetworks {
+		t.Errorf("Within(0.0.0.0/0) allocates %v times", allocs)
+	}
+}
+
+func countItems(items []netinfo.CIDRItem) int {
+	n := len(items)
+	for _, it := range items {
+		n += countItems(it.Networks)
+	}
+	return n
+}
+
+// TestWithinConsistent checks Within against Lookup on a synthetic table: every subnet lies
+// inside the network and carries the organisation Lookup gives its first address, subnets
+// are ordered and disjoint, and every item's announced count equals the sum over its
+// children where all its addresses are in children.
+func TestWithinConsistent(t *testing.T) {
+	in := netinfotest.Synthetic(13, 3000)
+	db := mustDB(t, in)
+	for _, cidr := range []string{"1.0.0.0/8", "2.0.0.0/9", "3.1.0.0/16", "2000::/16", "2001::/16", "2000::/10"} {
+		res, err := db.Within(pfx(cidr), netinfo.WithinOptions{DepthLimit: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var prev netip.Addr
+		for off := 0; off < res.Network.TotalSubnets; off += netinfo.MaxSubnetsBatch {
+			page, err := db.Within(pfx(cidr), netinfo.WithinOptions{SubnetsOffset: off})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, s := range page.Network.Subnets {
+				if !res.Network.CIDR.Contains(s.First) || !res.Network.CIDR.Contains(s.Last) || s.Last.Less(s.First) {
+					t.Fatalf("%s: subnet %v-%v outside %v", cidr, s.First, s.Last, res.Network.CIDR)
+				}
+				if prev.IsValid() && !prev.Less(s.First) {
+					t.Fatalf("%s: subnet %v-%v not after %v", cidr, s.First, s.Last, prev)
+				}
+				prev = s.Last
+				for _, a := range []netip.Addr{s.First, s.Last} {
+					n, _ := db.Lookup(a)
+					if !n.IsAnnounced() || n.Organisation != s.Organisation {
+						t.Fatalf("%s: subnet %v-%v %q, but Lookup(%v) = %+v", cidr, s.First, s.Last, s.Organisation, a, n)
+					}
+				}
+			}
+		}
+		for _, it := range res.Networks {
+			if !res.CIDR.Overlaps(it.CIDR) || it.CIDR.Bits() <= res.CIDR.Bits() {
+				t.Errorf("%s: item %v not inside", cidr, it.CIDR)
+			}
+		}
+	}
+}

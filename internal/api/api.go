@@ -73,6 +73,8 @@ func (s *Server) routes() {
 	// only decides which monthly volume a call counts against.
 	s.keyed("GET /data/country-info", quota.IPGeolocation, s.countryInfo)
 	s.keyed("GET /data/countries", quota.IPGeolocation, s.countries)
+	s.ipRoutes()
+	s.placeRoutes()
 
 	// Keyless.
 	s.open("GET /data/sources", s.sources)

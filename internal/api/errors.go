@@ -66,3 +66,9 @@ func invalidIP(format string, args ...any) error {
 func notFound(format string, args ...any) error {
 	return &web.Error{Code: http.StatusNotFound, Msg: fmt.Sprintf(format, args...), Err: errNotFound}
 }
+
+// unavailable is a 503 for an endpoint whose engine the serving snapshot lacks (a snapshot
+// built before the engine existed, or a fixture): the operator's fix is a data update.
+func unavailable(what string) error {
+	return web.Errorf(http.StatusServiceUnavailable, "The loaded data snapshot has no %s data; the operator must run `ipatlas data update`.", what)
+}

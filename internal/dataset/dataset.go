@@ -7,22 +7,40 @@ package dataset
 import (
 	"errors"
 	"fmt"
+	"net/netip"
 	"time"
 
 	"github.com/ipatlas/ipatlas/internal/country"
 	"github.com/ipatlas/ipatlas/internal/dbfile"
+	"github.com/ipatlas/ipatlas/internal/ipgeo"
+	"github.com/ipatlas/ipatlas/internal/netinfo"
+	"github.com/ipatlas/ipatlas/internal/revgeo"
+	"github.com/ipatlas/ipatlas/internal/risk"
 )
 
-// Section names in the snapshot file.
+// Section names in the snapshot file. They match the builders' SectionName constants
+// (countrybuild, ipgeobuild, netinfobuild, riskbuild, revgeobuild); a test checks that.
 const (
 	SectionCountry = "country"
+	SectionIPGeo   = "ipgeo"
+	SectionNetInfo = "netinfo"
+	SectionRisk    = "risk"
+	SectionRevGeo  = "revgeo"
 )
 
 // Snapshot is an immutable, verified dataset. Its fields must not be modified.
+//
+// Countries is always there. The other engines are nil when the file has no section for
+// them (a snapshot from an older build, or a fixture): the endpoints they serve then answer
+// 503 saying so, and everything else keeps working.
 type Snapshot struct {
 	Path      string
 	Meta      dbfile.Metadata
 	Countries *country.DB
+	IPGeo     *ipgeo.DB
+	Net       *netinfo.DB
+	Risk      *risk.DB
+	Places    *revgeo.DB
 	LoadedAt  time.Time
 }
 
@@ -52,10 +70,37 @@ func FromFile(f *dbfile.File) (*Snapshot, error) {
 		return nil, err
 	}
 	s.Countries = db
+	if err := decodeOptional(f, SectionIPGeo, ipgeo.Decode, &s.IPGeo); err != nil {
+		return nil, err
+	}
+	if err := decodeOptional(f, SectionNetInfo, netinfo.Decode, &s.Net); err != nil {
+		return nil, err
+	}
+	if err := decodeOptional(f, SectionRisk, risk.Decode, &s.Risk); err != nil {
+		return nil, err
+	}
+	if err := decodeOptional(f, SectionRevGeo, revgeo.Decode, &s.Places); err != nil {
+		return nil, err
+	}
 	if err := s.probe(); err != nil {
 		return nil, fmt.Errorf("probe failed: %w", err)
 	}
 	return s, nil
+}
+
+// decodeOptional decodes section name into *dst when the file has it; a section that is
+// present but does not decode fails the load.
+func decodeOptional[T any](f *dbfile.File, name string, decode func([]byte) (*T, error), dst **T) error {
+	b, ok := f.Section(name)
+	if !ok {
+		return nil
+	}
+	v, err := decode(b)
+	if err != nil {
+		return fmt.Errorf("section %s: %w", name, err)
+	}
+	*dst = v
+	return nil
 }
 
 // probe runs known lookups, so a snapshot that decodes but answers nonsense (a builder bug,
@@ -66,6 +111,24 @@ func (s *Snapshot) probe() error {
 		c, ok := s.Countries.Lookup(p.code)
 		if !ok || c.Alpha3 != p.alpha3 {
 			return fmt.Errorf("country %q: got %q, %v; want %s", p.code, c.Alpha3, ok, p.alpha3)
+		}
+	}
+	// Every IP engine must call a private address what it is: a miss for geolocation, a
+	// bogon for the network data. An engine that answers otherwise was built wrong.
+	private := netip.MustParseAddr("10.1.2.3")
+	if s.IPGeo != nil {
+		if p, ok := s.IPGeo.Lookup(private); ok {
+			return fmt.Errorf("ipgeo: 10.1.2.3 placed in %+v; want no place", p.Country)
+		}
+	}
+	if s.Net != nil {
+		if n, ok := s.Net.Lookup(private); ok && !n.IsBogon {
+			return fmt.Errorf("netinfo: 10.1.2.3 is not a bogon")
+		}
+	}
+	if s.Places != nil && len(s.Places.Countries()) > 0 {
+		if p, _ := s.Places.Lookup(48.8566, 2.3522); p.Country.Code != "FR" {
+			return fmt.Errorf("revgeo: Paris placed in %q; want FR", p.Country.Code)
 		}
 	}
 	return nil

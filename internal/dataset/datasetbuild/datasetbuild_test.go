@@ -1,0 +1,33 @@
+package datasetbuild
+
+import (
+	"testing"
+
+	"github.com/ipatlas/ipatlas/internal/dataset"
+	"github.com/ipatlas/ipatlas/internal/dataset/datasettest"
+)
+
+// TestSectionNames: every section the loader knows is built, under the name it reads.
+func TestSectionNames(t *testing.T) {
+	built := map[string]bool{}
+	for _, s := range Sections() {
+		built[s.Name] = true
+	}
+	for _, name := range []string{dataset.SectionCountry, dataset.SectionIPGeo, dataset.SectionNetInfo, dataset.SectionRisk, dataset.SectionRevGeo} {
+		if !built[name] {
+			t.Errorf("no builder makes section %q", name)
+		}
+	}
+	if len(built) != 5 {
+		t.Errorf("%d sections built, the loader reads 5", len(built))
+	}
+}
+
+// TestRealSnapshotEngines: the snapshot `make test` builds from the real sources loads with
+// every engine and passes the probes.
+func TestRealSnapshotEngines(t *testing.T) {
+	s := datasettest.Real(t)
+	if s.IPGeo == nil || s.Net == nil || s.Risk == nil || s.Places == nil {
+		t.Fatalf("engines missing: ipgeo %v, netinfo %v, risk %v, revgeo %v", s.IPGeo != nil, s.Net != nil, s.Risk != nil, s.Places != nil)
+	}
+}

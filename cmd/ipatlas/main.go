@@ -27,7 +27,9 @@ Usage:
   ipatlas data info        [flags]   show the snapshot's sources, versions, dates and counts
   ipatlas keys create      --email E [--plan NAME] [--monthly-limit N]   create an account, print its key
   ipatlas keys regenerate  --email E   print a new key; the old one stops working at once
-  ipatlas lookup country   CODE [--lang L]   the country-info answer, offline
+  ipatlas lookup KIND ARGS [--lang L] [name=value ...]   an API answer, offline, from the snapshot:
+      country CODE | countries | ip ADDR | network ADDR | cidr PREFIX | asn ASN | risk ADDR
+      | hazards ADDR | phone NUMBER [countryCode=CC] | reverse LAT LON
   ipatlas version
 
 Every flag can also be set in the environment as IPATLAS_<FLAG> (upper case, '-' as '_').

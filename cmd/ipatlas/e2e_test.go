@@ -19,7 +19,6 @@ import (
 	"time"
 
 	"github.com/ipatlas/ipatlas/internal/account"
-	"github.com/ipatlas/ipatlas/internal/account/sqlite"
 	"github.com/ipatlas/ipatlas/internal/dataset/datasettest"
 	"github.com/ipatlas/ipatlas/internal/quota"
 )
@@ -154,7 +153,7 @@ func get(t *testing.T, url string, headers map[string]string) (int, []byte) {
 func storedUsage(t *testing.T, e *env, email string) int64 {
 	t.Helper()
 	ctx := context.Background()
-	st, err := sqlite.Open(ctx, strings.TrimPrefix(e.store, "sqlite:"))
+	st, err := openStore(ctx, e.store)
 	if err != nil {
 		t.Fatal(err)
 	}

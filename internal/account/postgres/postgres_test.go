@@ -6,8 +6,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"math"
-	"net/url"
-	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -16,62 +14,9 @@ import (
 
 	"github.com/ipatlas/ipatlas/internal/account"
 	"github.com/ipatlas/ipatlas/internal/account/postgres"
+	"github.com/ipatlas/ipatlas/internal/account/postgres/pgtest"
 	"github.com/ipatlas/ipatlas/internal/account/storetest"
-	"github.com/jackc/pgx/v5"
 )
-
-const defaultURL = "postgres://postgres@127.0.0.1:5432/test?sslmode=disable"
-
-func baseURL() string {
-	if u := os.Getenv("IPATLAS_TEST_POSTGRES_URL"); u != "" {
-		return u
-	}
-	return defaultURL
-}
-
-// newSchema creates a schema no other test or test run uses, drops it when t ends, and
-// returns the database URL with search_path set to it.
-func newSchema(t testing.TB) string {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	conn, err := pgx.Connect(ctx, baseURL())
-	if err != nil {
-		// CI must run these tests: a database that is not there is a failure, not a skip.
-		if os.Getenv("CI") != "" {
-			t.Fatalf("PostgreSQL is unreachable and CI is set: %v", err)
-		}
-		t.Skipf("PostgreSQL is unreachable (%v); start it or set IPATLAS_TEST_POSTGRES_URL", err)
-	}
-	schema := "ipatlas_test_" + hex.EncodeToString(randBytes(8))
-	if _, err := conn.Exec(ctx, "CREATE SCHEMA "+schema); err != nil {
-		conn.Close(ctx)
-		t.Fatalf("create schema: %v", err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		if _, err := conn.Exec(ctx, "DROP SCHEMA "+schema+" CASCADE"); err != nil {
-			t.Errorf("drop schema %s: %v", schema, err)
-		}
-		conn.Close(ctx)
-	})
-	return withSearchPath(t, baseURL(), schema)
-}
-
-func withSearchPath(t testing.TB, base, schema string) string {
-	if !strings.HasPrefix(base, "postgres://") && !strings.HasPrefix(base, "postgresql://") {
-		return base + " search_path=" + schema // key=value form
-	}
-	u, err := url.Parse(base)
-	if err != nil {
-		t.Fatalf("IPATLAS_TEST_POSTGRES_URL: %v", err)
-	}
-	q := u.Query()
-	q.Set("search_path", schema)
-	u.RawQuery = q.Encode()
-	return u.String()
-}
 
 func randBytes(n int) []byte {
 	b := make([]byte, n)
@@ -94,19 +39,19 @@ func open(t testing.TB, url string) *postgres.Store {
 }
 
 func TestConformance(t *testing.T) {
-	storetest.Run(t, func(t *testing.T) account.Store { return open(t, newSchema(t)) })
+	storetest.Run(t, func(t *testing.T) account.Store { return open(t, pgtest.NewSchema(t)) })
 }
 
 func TestConformanceShared(t *testing.T) {
 	storetest.RunShared(t, func(t *testing.T) (account.Store, account.Store) {
-		u := newSchema(t)
+		u := pgtest.NewSchema(t)
 		return open(t, u), open(t, u)
 	})
 }
 
 func TestSchemasAreIsolated(t *testing.T) {
 	ctx := t.Context()
-	a, b := open(t, newSchema(t)), open(t, newSchema(t))
+	a, b := open(t, pgtest.NewSchema(t)), open(t, pgtest.NewSchema(t))
 	for _, s := range []*postgres.Store{a, b} {
 		if _, err := s.CreateAccount(ctx, account.NewAccount{Email: "a@example.org", Plan: "free", KeyHash: account.HashKey("k")}); err != nil {
 			t.Fatalf("the same account in two schemas: %v", err)
@@ -122,8 +67,8 @@ func TestSchemasAreIsolated(t *testing.T) {
 }
 
 func TestOpenMissingSchema(t *testing.T) {
-	newSchema(t) // skips when the database is unreachable
-	u := withSearchPath(t, baseURL(), "ipatlas_test_missing_"+hex.EncodeToString(randBytes(4)))
+	pgtest.NewSchema(t) // skips when the database is unreachable
+	u := pgtest.WithSearchPath(t, pgtest.BaseURL(), "ipatlas_test_missing_"+hex.EncodeToString(randBytes(4)))
 	if s, err := postgres.Open(t.Context(), u); err == nil {
 		s.Close()
 		t.Fatal("Open succeeded with a search_path naming no schema")
@@ -131,7 +76,7 @@ func TestOpenMissingSchema(t *testing.T) {
 }
 
 func TestConcurrentOpen(t *testing.T) {
-	u := newSchema(t)
+	u := pgtest.NewSchema(t)
 	var wg sync.WaitGroup
 	for range 4 {
 		wg.Go(func() {
@@ -147,7 +92,7 @@ func TestConcurrentOpen(t *testing.T) {
 }
 
 func TestNotify(t *testing.T) {
-	s := open(t, newSchema(t))
+	s := open(t, pgtest.NewSchema(t))
 	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 	defer cancel()
 	conn, err := s.Pool().Acquire(ctx)
@@ -191,7 +136,7 @@ func TestNotify(t *testing.T) {
 }
 
 func TestErrorsNameTheOperation(t *testing.T) {
-	s := open(t, newSchema(t))
+	s := open(t, pgtest.NewSchema(t))
 	_, err := s.AccountByID(t.Context(), 42)
 	if !errors.Is(err, account.ErrNotFound) || !strings.HasPrefix(err.Error(), "postgres: account by id: ") {
 		t.Errorf("err = %q; want ErrNotFound prefixed with the operation", err)
@@ -199,7 +144,7 @@ func TestErrorsNameTheOperation(t *testing.T) {
 }
 
 func benchStore(b *testing.B) (*postgres.Store, account.ID) {
-	s := open(b, newSchema(b))
+	s := open(b, pgtest.NewSchema(b))
 	a, err := s.CreateAccount(b.Context(), account.NewAccount{Email: "a@example.org", Plan: "free", KeyHash: account.HashKey("k")})
 	if err != nil {
 		b.Fatal(err)

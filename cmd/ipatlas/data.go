@@ -1,14 +1,20 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/netip"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/ipatlas/ipatlas/internal/build"
+	"github.com/ipatlas/ipatlas/internal/dataset"
 	"github.com/ipatlas/ipatlas/internal/dataset/datasetbuild"
+	"github.com/ipatlas/ipatlas/internal/mmdbexport"
 )
 
 func runDataUpdate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -55,5 +61,61 @@ func runDataInfo(args []string, stdout, stderr io.Writer) error {
 		return enc.Encode(md)
 	}
 	build.WriteInfo(stdout, md)
+	return nil
+}
+
+func runDataExport(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("data export", stderr)
+	dataDir := fs.String("data", "./var/data", "directory holding the snapshot")
+	mmdbPath := fs.String("mmdb", "", "write the IP data to this MaxMind DB file")
+	only := fs.String("within", "", "comma-separated CIDRs: export only the networks that overlap them (default: everything)")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if *mmdbPath == "" {
+		return usageError{"data export: --mmdb FILE is required"}
+	}
+	var within []netip.Prefix
+	for s := range strings.SplitSeq(*only, ",") {
+		if s = strings.TrimSpace(s); s == "" {
+			continue
+		}
+		p, err := netip.ParsePrefix(s)
+		if err != nil {
+			return usageError{fmt.Sprintf("data export: --within %q: %v", s, err)}
+		}
+		within = append(within, p.Masked())
+	}
+	snap, err := dataset.Load(build.SnapshotPath(*dataDir))
+	if err != nil {
+		return fmt.Errorf("data export: %w", err)
+	}
+	// Write beside the target and rename, so a reader never opens half a file.
+	tmp, err := os.CreateTemp(filepath.Dir(*mmdbPath), filepath.Base(*mmdbPath)+".*.tmp")
+	if err != nil {
+		return fmt.Errorf("data export: %w", err)
+	}
+	defer os.Remove(tmp.Name())
+	bw := bufio.NewWriterSize(tmp, 1<<20)
+	st, err := mmdbexport.Write(bw, snap.IPGeo, snap.Net, mmdbexport.Options{Within: within, Built: snap.Meta.BuildTime})
+	if err == nil {
+		err = bw.Flush()
+	}
+	if err == nil {
+		err = tmp.Chmod(0o644)
+	}
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), *mmdbPath)
+	}
+	if err != nil {
+		return fmt.Errorf("data export: %w", err)
+	}
+	fmt.Fprintf(stdout, "%s: %d geolocation networks, %d announced prefixes\n", *mmdbPath, st.Places, st.Announced)
 	return nil
 }

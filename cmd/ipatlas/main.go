@@ -25,6 +25,7 @@ Usage:
   ipatlas serve            [flags]   serve the API
   ipatlas data update      [flags]   fetch sources and build a new data snapshot
   ipatlas data info        [flags]   show the snapshot's sources, versions, dates and counts
+  ipatlas data export      --mmdb FILE   the IP data as a MaxMind DB file (GeoIP2-City schema + ASN)
   ipatlas keys create      --email E [--plan NAME] [--monthly-limit N]   create an account, print its key
   ipatlas keys regenerate  --email E   print a new key; the old one stops working at once
   ipatlas lookup KIND ARGS [--lang L] [name=value ...]   an API answer, offline, from the snapshot:
@@ -82,8 +83,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return runDataUpdate(ctx, a, stdout, stderr)
 		case "info":
 			return runDataInfo(a, stdout, stderr)
+		case "export":
+			return runDataExport(a, stdout, stderr)
 		default:
-			return usageError{fmt.Sprintf("unknown command 'data %s' (want update or info)", s)}
+			return usageError{fmt.Sprintf("unknown command 'data %s' (want update, info or export)", s)}
 		}
 	case "keys":
 		switch s, a := sub(); s {

@@ -56,8 +56,14 @@ test-snapshot: build
 unit: test-snapshot
 	IPATLAS_TEST_SNAPSHOT=$(abspath $(TEST_DATA))/ipatlas.snapshot $(GO) test -race -count=1 -timeout 20m ./...
 
-bench:
-	$(GO) test -run '^$$' -bench . -benchmem ./...
+# bench runs the Go benchmarks (on the real snapshot where they need it), then the load
+# test: a real server on 127.0.0.1, every endpoint in turn, CPU per request as a ratio to
+# the static baseline (cmd/loadtest).
+LOAD_DURATION ?= 5s
+
+bench: test-snapshot
+	IPATLAS_TEST_SNAPSHOT=$(abspath $(TEST_DATA))/ipatlas.snapshot $(GO) test -run '^$$' -bench . -benchmem ./...
+	$(GO) run ./cmd/loadtest --bin $(BIN) --data $(TEST_DATA) --duration $(LOAD_DURATION)
 
 # fuzz runs each fuzz target for $(FUZZTIME).
 fuzz:

@@ -38,6 +38,7 @@ type serveConfig struct {
 	reloadInterval            time.Duration
 	keyPollInterval           time.Duration
 	shutdownTimeout           time.Duration
+	loadTestEndpoint          bool
 }
 
 func runServe(ctx context.Context, args []string, stderr io.Writer) error {
@@ -57,6 +58,7 @@ func runServe(ctx context.Context, args []string, stderr io.Writer) error {
 	fs.DurationVar(&c.reloadInterval, "reload-interval", 10*time.Second, "how often to check the snapshot file for changes (0: only on SIGHUP)")
 	fs.DurationVar(&c.keyPollInterval, "key-poll-interval", 200*time.Millisecond, "how often to read account changes; a regenerated key stops working within this")
 	fs.DurationVar(&c.shutdownTimeout, "shutdown-timeout", 15*time.Second, "how long to let requests finish on SIGTERM")
+	fs.BoolVar(&c.loadTestEndpoint, "load-test-endpoint", false, "add the keyed static 1.5 KB baseline endpoint "+api.LoadTestPath+" that load tests compare with")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -94,7 +96,7 @@ func runServe(ctx context.Context, args []string, stderr io.Writer) error {
 		return err
 	}
 	meter := quota.NewMeter(quota.Options{Store: store, Plans: plans, Registerer: reg, Log: log})
-	srv := api.New(api.Options{Log: log, Auth: authn, Meter: meter, Data: live, ClientAddrs: web.ClientAddrs{Trusted: trusted}, Registry: reg})
+	srv := api.New(api.Options{Log: log, Auth: authn, Meter: meter, Data: live, ClientAddrs: web.ClientAddrs{Trusted: trusted}, Registry: reg, LoadTestStatic: c.loadTestEndpoint})
 
 	hup, stopHUP := dataset.NotifyReload()
 	defer stopHUP()

@@ -41,6 +41,8 @@ type Options struct {
 	// MaxBody bounds request bodies (default 64 KiB); Timeout bounds handlers (default 10s).
 	MaxBody int64
 	Timeout time.Duration
+	// LoadTestStatic adds the static baseline endpoint at LoadTestPath (for load tests).
+	LoadTestStatic bool
 }
 
 // Server serves the REST API.
@@ -75,6 +77,9 @@ func (s *Server) routes() {
 	s.keyed("GET /data/countries", quota.IPGeolocation, s.countries)
 	s.ipRoutes()
 	s.placeRoutes()
+	if s.opt.LoadTestStatic {
+		s.keyed("GET "+LoadTestPath, quota.IPGeolocation, s.loadTestStatic)
+	}
 
 	// Keyless.
 	s.open("GET /data/sources", s.sources)

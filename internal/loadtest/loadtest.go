@@ -1,0 +1,214 @@
+// Package loadtest drives a running ipatlas server on the loopback interface with bounded
+// traffic and measures, per endpoint, requests per second, latency percentiles and the
+// server's CPU time per request (user+sys of the server process ÷ requests), the number
+// DESIGN.md section 6 sets targets for as a ratio to a static baseline endpoint measured in
+// the same run.
+package loadtest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"math/rand/v2"
+	"net/http"
+	"net/netip"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Target is one endpoint to load: Query returns the query string of a request (without the
+// key), drawn from rng.
+type Target struct {
+	Name  string
+	Path  string
+	Query func(rng *rand.Rand) string
+}
+
+// Options bound a run. Each target runs for Duration or until MaxRequests, whichever comes
+// first.
+type Options struct {
+	Concurrency int
+	Duration    time.Duration
+	MaxRequests int
+	Key         string
+	ServerPID   int // the server process, whose CPU time is read from /proc
+}
+
+// Result is one target's measurement.
+type Result struct {
+	Name      string
+	Requests  int
+	Status    map[int]int
+	Elapsed   time.Duration
+	P50, P99  time.Duration
+	CPUPerReq time.Duration // server user+sys time per request
+}
+
+// RPS is requests per second.
+func (r Result) RPS() float64 { return float64(r.Requests) / r.Elapsed.Seconds() }
+
+// Run loads each target in turn against base, which must be a loopback URL.
+func Run(ctx context.Context, base string, targets []Target, opt Options) ([]Result, error) {
+	if err := checkLoopback(base); err != nil {
+		return nil, err
+	}
+	client := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{
+		MaxIdleConnsPerHost: opt.Concurrency, MaxConnsPerHost: opt.Concurrency, DisableCompression: true,
+	}}
+	var out []Result
+	for _, t := range targets {
+		r, err := runOne(ctx, client, base, t, opt)
+		if err != nil {
+			return out, fmt.Errorf("%s: %w", t.Name, err)
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+func runOne(ctx context.Context, client *http.Client, base string, t Target, opt Options) (Result, error) {
+	ctx, cancel := context.WithTimeout(ctx, opt.Duration)
+	defer cancel()
+	var issued atomic.Int64
+	lat := make([][]time.Duration, opt.Concurrency)
+	status := make([]map[int]int, opt.Concurrency)
+	var firstErr error
+	var errOnce sync.Once
+	cpu0, err := processCPU(opt.ServerPID)
+	if err != nil {
+		return Result{}, err
+	}
+	start := time.Now()
+	var wg sync.WaitGroup
+	for w := range opt.Concurrency {
+		status[w] = map[int]int{}
+		wg.Go(func() {
+			rng := rand.New(rand.NewPCG(uint64(w), 42))
+			for ctx.Err() == nil && issued.Add(1) <= int64(opt.MaxRequests) {
+				u := base + t.Path + "?" + t.Query(rng)
+				req, _ := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+				req.Header.Set("x-service-key", opt.Key)
+				t0 := time.Now()
+				resp, err := client.Do(req)
+				if err != nil {
+					if ctx.Err() == nil {
+						errOnce.Do(func() { firstErr = err })
+					}
+					return
+				}
+				io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+				lat[w] = append(lat[w], time.Since(t0))
+				status[w][resp.StatusCode]++
+			}
+		})
+	}
+	wg.Wait()
+	elapsed := time.Since(start)
+	cpu1, err := processCPU(opt.ServerPID)
+	if err != nil {
+		return Result{}, err
+	}
+	if firstErr != nil {
+		return Result{}, firstErr
+	}
+	r := Result{Name: t.Name, Elapsed: elapsed, Status: map[int]int{}}
+	var all []time.Duration
+	for w := range opt.Concurrency {
+		all = append(all, lat[w]...)
+		for code, n := range status[w] {
+			r.Status[code] += n
+		}
+	}
+	r.Requests = len(all)
+	if r.Requests == 0 {
+		return r, errors.New("no request completed")
+	}
+	slices.Sort(all)
+	r.P50, r.P99 = all[len(all)/2], all[len(all)*99/100]
+	r.CPUPerReq = (cpu1 - cpu0) / time.Duration(r.Requests)
+	return r, nil
+}
+
+// checkLoopback refuses any base URL whose host is not a loopback address: load goes to
+// this machine only.
+func checkLoopback(base string) error {
+	rest, ok := strings.CutPrefix(base, "http://")
+	if !ok {
+		return fmt.Errorf("loadtest: base %q is not an http:// URL", base)
+	}
+	host := rest
+	if i := strings.LastIndexByte(rest, ':'); i >= 0 {
+		host = rest[:i]
+	}
+	host = strings.Trim(host, "[]")
+	if host == "localhost" {
+		return nil
+	}
+	a, err := netip.ParseAddr(host)
+	if err != nil || !a.IsLoopback() {
+		return fmt.Errorf("loadtest: %q is not a loopback address; load tests only target this machine", host)
+	}
+	return nil
+}
+
+// clockTick is the unit of /proc/PID/stat times: USER_HZ, 100 on every Linux that Go runs
+// on.
+const clockTick = 10 * time.Millisecond
+
+// processCPU returns the user+sys CPU time of process pid so far.
+func processCPU(pid int) (time.Duration, error) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0, fmt.Errorf("loadtest: server CPU time: %w", err)
+	}
+	// The command name, field 2, is in parentheses and may hold spaces: fields after it
+	// are counted from the last ')'.
+	s := string(b)
+	i := strings.LastIndexByte(s, ')')
+	if i < 0 {
+		return 0, fmt.Errorf("loadtest: malformed /proc/%d/stat", pid)
+	}
+	f := strings.Fields(s[i+1:])
+	if len(f) < 13 {
+		return 0, fmt.Errorf("loadtest: malformed /proc/%d/stat", pid)
+	}
+	utime, err1 := strconv.ParseInt(f[11], 10, 64) // field 14
+	stime, err2 := strconv.ParseInt(f[12], 10, 64) // field 15
+	if err1 != nil || err2 != nil {
+		return 0, fmt.Errorf("loadtest: malformed /proc/%d/stat", pid)
+	}
+	return time.Duration(utime+stime) * clockTick, nil
+}
+
+// Report writes a table of results, each with its CPU per request as a ratio to the
+// baseline result named baseline.
+func Report(w io.Writer, results []Result, baseline string) {
+	var base time.Duration
+	for _, r := range results {
+		if r.Name == baseline {
+			base = r.CPUPerReq
+		}
+	}
+	fmt.Fprintf(w, "%-34s %9s %9s %9s %9s %12s %7s  %s\n", "endpoint", "requests", "req/s", "p50", "p99", "CPU µs/req", "ratio", "status")
+	for _, r := range results {
+		ratio := "-"
+		if base > 0 {
+			ratio = fmt.Sprintf("%.2f", float64(r.CPUPerReq)/float64(base))
+		}
+		var codes []string
+		for _, c := range slices.Sorted(maps.Keys(r.Status)) {
+			codes = append(codes, fmt.Sprintf("%d×%d", c, r.Status[c]))
+		}
+		fmt.Fprintf(w, "%-34s %9d %9.0f %9s %9s %12.1f %7s  %s\n", r.Name, r.Requests, r.RPS(),
+			r.P50.Round(time.Microsecond), r.P99.Round(time.Microsecond),
+			float64(r.CPUPerReq)/float64(time.Microsecond), ratio, strings.Join(codes, " "))
+	}
+}

@@ -1,0 +1,68 @@
+package loadtest
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"net/netip"
+	"net/url"
+)
+
+// Baseline is the name of the static target every other one is compared with.
+const Baseline = "static 1.5 KB (baseline)"
+
+// Targets returns the endpoints to load: the static baseline first, then every keyed
+// endpoint with random inputs (random addresses over the whole IPv4 space and 2000::/3, so
+// bogons and unannounced space are hit in their natural share).
+func Targets(staticPath string) []Target {
+	lang := func(rng *rand.Rand) string { return []string{"en", "de", "ja", "default"}[rng.IntN(4)] }
+	return []Target{
+		{Baseline, staticPath, func(*rand.Rand) string { return "" }},
+		{"country-info", "/data/country-info", func(rng *rand.Rand) string {
+			return "code=" + []string{"US", "DE", "JP", "BR", "IE", "AU", "IN", "ZA"}[rng.IntN(8)] + "&localityLanguage=" + lang(rng)
+		}},
+		{"ip-geolocation-with-confidence", "/data/ip-geolocation-with-confidence", func(rng *rand.Rand) string {
+			return "ip=" + url.QueryEscape(RandomAddr(rng).String()) + "&localityLanguage=" + lang(rng)
+		}},
+		{"network-by-ip", "/data/network-by-ip", func(rng *rand.Rand) string {
+			return "ip=" + url.QueryEscape(RandomAddr(rng).String())
+		}},
+		{"user-risk", "/data/user-risk", func(rng *rand.Rand) string {
+			return "ip=" + url.QueryEscape(RandomAddr(rng).String())
+		}},
+		{"network-by-cidr", "/data/network-by-cidr", func(rng *rand.Rand) string {
+			p, _ := RandomAddr4(rng).Prefix(16 + rng.IntN(9))
+			return "cidr=" + url.QueryEscape(p.String())
+		}},
+		{"asn-info-transit-to", "/data/asn-info-transit-to", func(rng *rand.Rand) string {
+			return fmt.Sprintf("asn=AS%d&batchSize=10", []int{15169, 13335, 3356, 174, 8075, 16509, 3320, 2914}[rng.IntN(8)])
+		}},
+		{"phone-number-validate", "/data/phone-number-validate", func(rng *rand.Rand) string {
+			n := []string{"+61 2 9374 4000", "+1 650-253-0000", "+44 20 7031 3000", "+49 30 303986300", "+81 3-6384-9000"}[rng.IntN(5)]
+			return "number=" + url.QueryEscape(n)
+		}},
+		{"reverse-geocode", "/data/reverse-geocode", func(rng *rand.Rand) string {
+			return fmt.Sprintf("latitude=%.5f&longitude=%.5f&localityLanguage=%s", rng.Float64()*140-60, rng.Float64()*360-180, lang(rng))
+		}},
+	}
+}
+
+// RandomAddr returns a random IPv4 address (four times in five) or a random address in
+// 2000::/3.
+func RandomAddr(rng *rand.Rand) netip.Addr {
+	if rng.IntN(5) > 0 {
+		return RandomAddr4(rng)
+	}
+	var b [16]byte
+	hi, lo := rng.Uint64(), rng.Uint64()
+	for i := range 8 {
+		b[i], b[8+i] = byte(hi>>(56-8*i)), byte(lo>>(56-8*i))
+	}
+	b[0] = 0x20 | b[0]&0x1f
+	return netip.AddrFrom16(b)
+}
+
+// RandomAddr4 returns a random IPv4 address.
+func RandomAddr4(rng *rand.Rand) netip.Addr {
+	v := rng.Uint32()
+	return netip.AddrFrom4([4]byte{byte(v >> 24), byte(v >> 16), byte(v >> 8), byte(v)})
+}

@@ -29,8 +29,9 @@ func main() {
 	maxRequests := flag.Int("max-requests", 200000, "request bound per endpoint")
 	concurrency := flag.Int("concurrency", 16, "concurrent connections")
 	only := flag.String("only", "", "comma-separated endpoint names to load (the baseline always runs)")
+	store := flag.String("store", "", "account store URL for the server (default: a new SQLite file)")
 	flag.Parse()
-	if err := run(*bin, *data, *duration, *maxRequests, *concurrency, *only); err != nil {
+	if err := run(*bin, *data, *store, *duration, *maxRequests, *concurrency, *only); err != nil {
 		fmt.Fprintln(os.Stderr, "loadtest:", err)
 		os.Exit(1)
 	}
@@ -38,13 +39,15 @@ func main() {
 
 var listenRE = regexp.MustCompile(`msg=listening addr=(\S+) role=api `)
 
-func run(bin, data string, duration time.Duration, maxRequests, concurrency int, only string) error {
+func run(bin, data, store string, duration time.Duration, maxRequests, concurrency int, only string) error {
 	dir, err := os.MkdirTemp("", "ipatlas-loadtest")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(dir)
-	store := "sqlite:" + filepath.Join(dir, "ipatlas.db")
+	if store == "" {
+		store = "sqlite:" + filepath.Join(dir, "ipatlas.db")
+	}
 	out, err := exec.Command(bin, "keys", "create", "--email", "load@ipatlas.local", "--plan", "unlimited", "--store", store).Output()
 	if err != nil {
 		return fmt.Errorf("keys create: %w", err)

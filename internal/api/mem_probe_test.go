@@ -9,14 +9,15 @@ import (
 	"time"
 
 	"github.com/ipatlas/ipatlas/internal/dataset"
+	"github.com/ipatlas/ipatlas/internal/dataset/datasettest"
 )
 
 // TestMemoryAllLanguages reports load time and heap growth with every language rendered, on
-// the snapshot named by IPATLAS_PROBE_SNAPSHOT (skipped without it).
+// the real snapshot (IPATLAS_TEST_SNAPSHOT), loading it afresh to time the load.
 func TestMemoryAllLanguages(t *testing.T) {
-	path := os.Getenv("IPATLAS_PROBE_SNAPSHOT")
+	path := os.Getenv(datasettest.RealEnv)
 	if path == "" {
-		t.Skip("IPATLAS_PROBE_SNAPSHOT not set")
+		datasettest.Real(t) // skips, or fails under CI
 	}
 	var m0, m1, m2 runtime.MemStats
 	runtime.GC()

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 )
 
@@ -52,12 +53,23 @@ func (u *updater) acquireFrom(ctx context.Context, src Source) acquired {
 	}
 
 	entry := newCacheEntry(u.opt.CacheDir, src.Name, pin.Version)
+	// stale is a cached copy past its MaxAge: fetched again, but used if the fetch fails.
+	var stale *acquired
 	if !u.only[src.Name] {
 		m, err := entry.load(pin)
 		switch {
 		case err == nil:
-			a.how, a.sha256, a.size, a.fsys = "cache", m.SHA256, m.Size, os.DirFS(entry.dir)
-			return a
+			cached := a
+			cached.how, cached.sha256, cached.size, cached.fsys = "cache", m.SHA256, m.Size, os.DirFS(entry.dir)
+			if pin.MaxAge == 0 {
+				return cached
+			}
+			// A live source says when its copy was fetched: its content depends on it.
+			cached.note = "Fetched " + m.FetchedAt.Format(time.RFC3339) + "."
+			if time.Since(m.FetchedAt) <= pin.MaxAge || u.opt.Offline {
+				return cached
+			}
+			stale = &cached
 		case !errors.Is(err, errCacheMiss):
 			// A damaged cache is refetched, not trusted; say so, since it may point to a
 			// disk problem.
@@ -68,7 +80,12 @@ func (u *updater) acquireFrom(ctx context.Context, src Source) acquired {
 		a.status, a.err = StatusMissing, errors.New("offline and not in the cache or mirror")
 		return a
 	}
-	return u.fetch(ctx, src, entry, a)
+	got := u.fetch(ctx, src, entry, a)
+	if got.status != StatusOK && stale != nil {
+		u.warn(src.Name, "refetch failed (%v); using the copy %s", got.err, strings.TrimSuffix(stale.note, "."))
+		return *stale
+	}
+	return got
 }
 
 // fromMirror uses dir, the source's mirror folder, in place.
@@ -133,5 +150,8 @@ func (u *updater) fetch(ctx context.Context, src Source, entry cacheEntry, a acq
 		return fail(fmt.Errorf("cache: %w", err))
 	}
 	a.how, a.sha256, a.size, a.fsys = "fetch", art.SHA256, art.Size, os.DirFS(entry.dir)
+	if pin.MaxAge > 0 { // the same note a later build from this cached copy writes
+		a.note = "Fetched " + m.FetchedAt.Format(time.RFC3339) + "."
+	}
 	return a
 }

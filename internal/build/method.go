@@ -3,6 +3,7 @@ package build
 import (
 	"context"
 	"errors"
+	"time"
 )
 
 // A Method is how a source is obtained from outside the machine. Each kind of upstream (npm
@@ -29,6 +30,9 @@ type Pin struct {
 	// dist.integrity string). A cached copy is reused only if it was fetched under the same
 	// Checksum, so changing a pin invalidates the cache.
 	Checksum string
+	// MaxAge, if set, is how long a cached copy is reused before it is fetched again (for
+	// sources whose content changes upstream and so has no checksum to pin).
+	MaxAge time.Duration
 }
 
 // Artifact describes what a Fetch downloaded.

@@ -1,5 +1,357 @@
 package api
 
+import (
+	"net/http"
+	"net/netip"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/ipatlas/ipatlas/internal/ipgeo"
+	"github.com/ipatlas/ipatlas/internal/quota"
+	"github.com/ipatlas/ipatlas/internal/web"
+)
+
 // ipRoutes registers the IP endpoints: geolocation with confidence, network by IP and by
 // CIDR, AS info with transit.
-func (s *Server) ipRoutes() {}
+func (s *Server) ipRoutes() {
+	s.keyed("GET /data/ip-geolocation-with-confidence", quota.IPGeolocation, s.geolocation)
+	s.keyed("GET /data/network-by-ip", quota.IPGeolocation, s.networkByIP)
+	s.keyed("GET /data/network-by-cidr", quota.NetworkEngineering, s.networkByCIDR)
+	s.keyed("GET /data/asn-info-transit-to", quota.NetworkEngineering, s.asnInfoTransitTo)
+}
+
+// geoRequestedLang is the localityLanguage as received, "en" when absent or empty: the
+// value of localityLanguageRequested.
+func geoRequestedLang(r *http.Request) string {
+	lang, ok := paramOK(r, "localityLanguage")
+	if !ok || lang == "" {
+		return "en"
+	}
+	if len(lang) > 35 { // longer than any BCP 47 tag worth echoing
+		lang = lang[:35]
+	}
+	return lang
+}
+
+// geoUTCReference reads utcReference (Unix seconds). It reports false when absent, 0 (the
+// commercial service's documented default), malformed or outside years 1–9999; the answer
+// then uses the current time and omits utcTime, as the commercial service documents
+// ("when omitted or invalid, the current time is assumed"). It is never an error.
+func geoUTCReference(r *http.Request) (time.Time, bool) {
+	v, ok := paramOK(r, "utcReference")
+	if !ok {
+		return time.Time{}, false
+	}
+	n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+	if err != nil || n == 0 || n < -62135596800 || n > 253402300799 {
+		return time.Time{}, false
+	}
+	return time.Unix(n, 0).UTC(), true
+}
+
+// geolocation answers /data/ip-geolocation-with-confidence.
+//
+// What an address the data does not fully know gets:
+//   - a bogon or an address that is not announced (10.1.2.3, unannounced registry space):
+//     200 with isReachableGlobally false, the network object (bogon flag, registry facts),
+//     confidence "low" and an empty confidenceArea. country and location are present only
+//     when the geolocation data places the address; the data places no bogon, so a
+//     bogon's body has neither (no location is invented).
+//   - an address that neither the geolocation data nor the network data knows anything
+//     about: 404 ("No valid entry was found"), the spec's "no entry". With the full
+//     network data every address has at least registry or bogon facts, so in practice
+//     this only happens with partial snapshots.
+//
+// Within location, fields the data lacks are omitted: postcode, principalSubdivision and
+// its ISO fields, city/localityName, the coordinates and plusCode (together), timeZone.
+// fips and csdCode are never written: no loaded source has them.
+func (s *Server) geolocation(w http.ResponseWriter, r *http.Request) error {
+	snap := s.opt.Data.Current()
+	if snap.IPGeo == nil {
+		return unavailable("IP geolocation")
+	}
+	if snap.Net == nil {
+		return unavailable("network")
+	}
+	a, err := s.requestIP(r)
+	if err != nil {
+		return err
+	}
+	v, err := s.countryView()
+	if err != nil {
+		return err
+	}
+	if v.snap.IPGeo == nil || v.snap.Net == nil { // swapped since the check above
+		return unavailable("IP geolocation")
+	}
+	at, hasRef := geoUTCReference(r)
+	if !hasRef {
+		at = time.Now()
+	}
+	bp := bufPool.Get().(*[]byte)
+	b, ok := geoAppendBody((*bp)[:0], v, a, geoRequestedLang(r), v.resolvedLang(r), at, hasRef)
+	if !ok {
+		bufPool.Put(bp)
+		return notFound("No valid entry was found for the IP address %s.", a)
+	}
+	web.WriteJSONBytes(w, http.StatusOK, b)
+	*bp = b
+	bufPool.Put(bp)
+	return nil
+}
+
+// geoAppendBody appends the geolocation-with-confidence body of a: requested is the
+// localityLanguage as received, lang as countryView.resolvedLang resolved it, at the instant
+// of the time zone fields (hasRef: it came from utcReference, so utcTime is written). It
+// reports false when neither the geolocation nor the network data knows a. The snapshot's
+// IPGeo and Net must not be nil.
+func geoAppendBody(b []byte, v *countryView, a netip.Addr, requested, lang string, at time.Time, hasRef bool) ([]byte, bool) {
+	snap := v.snap
+	place, hasPlace := snap.IPGeo.Lookup(a)
+	net, hasNet := snap.Net.Lookup(a)
+	if !hasPlace && !hasNet {
+		return b, false
+	}
+	ci, hasCountry := -1, false
+	if place.Country.Code != "" {
+		ci, hasCountry = v.index[place.Country.Code]
+	}
+	// Names of places follow the country's language under "default".
+	nameLang := lang
+	if lang == "default" {
+		nameLang = "en"
+		if hasCountry {
+			nameLang = v.locale(snap.Countries.LocalLanguage(v.all[ci]))
+		}
+	}
+
+	b = append(b, '{')
+	b = ipKey(b, true, "ip")
+	b = append(b, '"')
+	b = a.AppendTo(b)
+	b = append(b, '"')
+	b = ipStr(b, false, "localityLanguageRequested", requested)
+	b = ipBool(b, false, "isReachableGlobally", net.IsReachableGlobally)
+	if hasCountry {
+		b = ipKey(b, false, "country")
+		b = v.appendCountry(b, ci, lang)
+	}
+	if hasPlace {
+		b = ipKey(b, false, "location")
+		b = geoAppendLocation(b, v, &place, ci, hasCountry, nameLang, at, hasRef)
+	}
+	b = ipKey(b, false, "lastUpdated")
+	b = append(b, '"')
+	b = ipAppendTime(b, snap.IPGeo.BuildTime().UTC(), true)
+	b = append(b, '"')
+	b = ipKey(b, false, "network")
+	b = append(b, '{')
+	b = netAppendNetworkFields(b, true, snap.Net, v, net, lang)
+	b = append(b, '}')
+
+	conf := snap.IPGeo.Confidence(place, ipgeo.Evidence{
+		BGPPrefix:     net.BGPPrefix,
+		SecondOpinion: net.RegisteredCountry,
+		Unreachable:   !net.IsReachableGlobally,
+	})
+	b = ipStr(b, false, "confidence", conf.Level.String())
+	b = ipKey(b, false, "confidenceArea")
+	if len(conf.AreaJSON) == 0 {
+		b = append(b, '[', ']')
+	} else {
+		b = append(b, conf.AreaJSON...)
+	}
+	return append(b, '}'), true
+}
+
+// geoArea is one localityInfo entry, its name already localised.
+type geoArea struct {
+	name, desc, isoName, isoCode, wikidataID string
+	order, adminLevel                        int
+	geonameID                                uint32
+}
+
+// geoAppendArea appends one localityInfo entry; fields the data lacks are omitted.
+func geoAppendArea(b []byte, a geoArea) []byte {
+	b = ipStr(append(b, '{'), true, "name", a.name)
+	b = ipStr(b, false, "description", a.desc)
+	b = ipStrOpt(b, "isoName", a.isoName)
+	b = ipInt(b, false, "order", int64(a.order))
+	if a.adminLevel > 0 {
+		b = ipInt(b, false, "adminLevel", int64(a.adminLevel))
+	}
+	b = ipStrOpt(b, "isoCode", a.isoCode)
+	b = ipStrOpt(b, "wikidataId", a.wikidataID)
+	if a.geonameID != 0 {
+		b = ipInt(b, false, "geonameId", int64(a.geonameID))
+	}
+	return append(b, '}')
+}
+
+// geoAppendAreas appends a JSON array of areas.
+func geoAppendAreas(b []byte, areas []geoArea) []byte {
+	b = append(b, '[')
+	for i, a := range areas {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = geoAppendArea(b, a)
+	}
+	return append(b, ']')
+}
+
+// geoAppendLocation appends the location object of p.
+//
+// localityInfo is built from the geolocation data's own hierarchy, so that it agrees with
+// the fields above it: administrative holds the country (adminLevel 2), up to two
+// subdivisions (4, then 6) and the city (8); informative holds the continent and the time
+// zone. order runs over both lists from the largest area to the smallest: continent,
+// country, time zone, subdivisions, city. Descriptions are English (the data has no
+// localised descriptions). An empty list is omitted, as the spec says.
+func geoAppendLocation(b []byte, v *countryView, p *ipgeo.Place, ci int, hasCountry bool, lang string, at time.Time, hasRef bool) []byte {
+	b = append(b, '{')
+	start := len(b)
+	sub := p.Subdivision(0)
+	if !sub.IsZero() {
+		name, _ := sub.Names.Name(lang)
+		en, _ := sub.Names.Name("en")
+		b = ipStrOpt(b, "principalSubdivision", name)
+		b = ipStrOpt(b, "isoPrincipalSubdivision", en)
+		b = ipStrOpt(b, "isoPrincipalSubdivisionCode", sub.Code)
+	}
+	continent, _ := p.Continent.Names.Name(lang)
+	b = ipStrOpt(b, "continent", continent)
+	b = ipStrOpt(b, "continentCode", p.Continent.Code)
+	city, _ := p.City.Names.Name(lang)
+	b = ipStrOpt(b, "city", city)
+	b = ipStrOpt(b, "localityName", city)
+	b = ipStrOpt(b, "postcode", p.Postcode)
+	if p.HasLocation {
+		b = ipFloat(b, "latitude", p.Latitude)
+		b = ipFloat(b, "longitude", p.Longitude)
+		b = ipStrOpt(b, "plusCode", p.PlusCode)
+	}
+	if p.TimeZone != "" {
+		if tz, ok := v.snap.IPGeo.TimeZone(p.TimeZone, at, lang); ok {
+			b = ipKey(b, false, "timeZone")
+			b = geoAppendTimeZone(b, tz, at, hasRef)
+		}
+	}
+
+	var adminBuf [4]geoArea
+	var infoBuf [2]geoArea
+	admin, info := adminBuf[:0], infoBuf[:0]
+	order := 1
+	if !p.Continent.IsZero() {
+		info = append(info, geoArea{name: continent, desc: "continent", order: order, geonameID: p.Continent.GeonameID})
+		order++
+	}
+	if !p.Country.IsZero() {
+		a := geoArea{desc: "country", isoCode: p.Country.Code, order: order, adminLevel: 2, geonameID: p.Country.GeonameID}
+		a.name, _ = p.Country.Names.Name(lang)
+		if hasCountry {
+			c := v.all[ci]
+			a.name, a.isoName, a.wikidataID = v.snap.Countries.Name(c, lang), c.ISOName, c.WikidataID
+		}
+		admin = append(admin, a)
+		order++
+	}
+	if p.TimeZone != "" {
+		info = append(info, geoArea{name: p.TimeZone, desc: "time zone", order: order})
+		order++
+	}
+	for i, sd := range p.Subdivisions {
+		if i >= 2 {
+			break
+		}
+		a := geoArea{desc: "principal subdivision", isoCode: sd.Code, order: order, adminLevel: 4, geonameID: sd.GeonameID}
+		if i == 1 {
+			a.desc, a.adminLevel = "second-order administrative division", 6
+		}
+		a.name, _ = sd.Names.Name(lang)
+		admin = append(admin, a)
+		order++
+	}
+	if !p.City.IsZero() {
+		admin = append(admin, geoArea{name: city, desc: "city", order: order, adminLevel: 8, geonameID: p.City.GeonameID})
+	}
+	b = ipKey(b, false, "localityInfo")
+	b = append(b, '{')
+	liStart := len(b)
+	if len(admin) > 0 {
+		b = geoAppendAreas(ipKey(b, false, "administrative"), admin)
+	}
+	if len(info) > 0 {
+		b = geoAppendAreas(ipKey(b, false, "informative"), info)
+	}
+	b = ipDropLeadingComma(b, liStart)
+	b = append(b, '}')
+	b = ipDropLeadingComma(b, start)
+	return append(b, '}')
+}
+
+// ipDropLeadingComma removes the comma at b[at], left by appending every member of an
+// object with a leading comma.
+func ipDropLeadingComma(b []byte, at int) []byte {
+	if len(b) > at && b[at] == ',' {
+		copy(b[at:], b[at+1:])
+		b = b[:len(b)-1]
+	}
+	return b
+}
+
+// geoAppendTimeZone appends the timeZone object.
+func geoAppendTimeZone(b []byte, tz ipgeo.TZ, at time.Time, hasRef bool) []byte {
+	b = append(b, '{')
+	b = ipStr(b, true, "ianaTimeId", tz.IANA)
+	b = ipStr(b, false, "displayName", tz.DisplayName)
+	b = ipStr(b, false, "effectiveTimeZoneFull", tz.EffectiveFull)
+	b = ipStr(b, false, "effectiveTimeZoneShort", tz.EffectiveShort)
+	b = ipInt(b, false, "utcOffsetSeconds", int64(tz.UTCOffsetSeconds))
+	b = ipStr(b, false, "utcOffset", tz.UTCOffset)
+	b = ipBool(b, false, "isDaylightSavingTime", tz.IsDST)
+	b = ipKey(b, false, "localTime")
+	b = append(b, '"')
+	b = ipAppendTime(b, tz.Local, false)
+	b = append(b, '"')
+	if hasRef {
+		b = ipKey(b, false, "utcTime")
+		b = append(b, '"')
+		b = ipAppendTime(b, at.UTC(), true)
+		b = append(b, '"')
+	}
+	return append(b, '}')
+}
+
+// networkByIP answers /data/network-by-ip: the network object with the requested ip first.
+// An address the network data knows nothing about is a 404; with the full data every
+// address has at least registry or bogon facts.
+func (s *Server) networkByIP(w http.ResponseWriter, r *http.Request) error {
+	snap := s.opt.Data.Current()
+	if snap.Net == nil {
+		return unavailable("network")
+	}
+	a, err := s.requestIP(r)
+	if err != nil {
+		return err
+	}
+	v, err := s.countryView()
+	if err != nil {
+		return err
+	}
+	n, ok := snap.Net.Lookup(a)
+	if !ok {
+		return notFound("No valid entry was found for the IP address %s.", a)
+	}
+	bp := bufPool.Get().(*[]byte)
+	b := append((*bp)[:0], `{"ip":"`...)
+	b = a.AppendTo(b)
+	b = append(b, '"')
+	b = netAppendNetworkFields(b, false, snap.Net, v, n, v.resolvedLang(r))
+	b = append(b, '}')
+	web.WriteJSONBytes(w, http.StatusOK, b)
+	*bp = b
+	bufPool.Put(bp)
+	return nil
+}

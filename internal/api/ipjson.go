@@ -1,0 +1,306 @@
+package api
+
+import (
+	"net/netip"
+	"strconv"
+	"time"
+	"unicode/utf8"
+
+	"github.com/ipatlas/ipatlas/internal/ipgeo"
+	"github.com/ipatlas/ipatlas/internal/netinfo"
+)
+
+// JSON appenders for the IP endpoints. The hot bodies (geolocation, network by IP) are
+// appended into pooled buffers instead of going through encoding/json; strings are escaped
+// exactly as encoding/json escapes them (HTML-safe characters aside, which web.Marshal does
+// not escape either), and TestIPJSONMatchesEncodingJSON checks that.
+
+const ipHex = "0123456789abcdef"
+
+// ipAppendString appends s as a JSON string.
+func ipAppendString(b []byte, s string) []byte {
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				b = append(b, '\\', c)
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', ipHex[c>>4], ipHex[c&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+			i += size
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', ipHex[r&0xf])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}
+
+// ipKey appends `,"key":` (without the comma when first).
+func ipKey(b []byte, first bool, key string) []byte {
+	if !first {
+		b = append(b, ',')
+	}
+	b = append(b, '"')
+	b = append(b, key...)
+	return append(b, '"', ':')
+}
+
+func ipStr(b []byte, first bool, key, v string) []byte {
+	return ipAppendString(ipKey(b, first, key), v)
+}
+
+// ipStrOpt appends the field only when v is not empty: the data does not have it.
+func ipStrOpt(b []byte, key, v string) []byte {
+	if v == "" {
+		return b
+	}
+	return ipStr(b, false, key, v)
+}
+
+func ipInt(b []byte, first bool, key string, v int64) []byte {
+	return strconv.AppendInt(ipKey(b, first, key), v, 10)
+}
+
+func ipUint(b []byte, key string, v uint64) []byte {
+	return strconv.AppendUint(ipKey(b, false, key), v, 10)
+}
+
+func ipBool(b []byte, first bool, key string, v bool) []byte {
+	return strconv.AppendBool(ipKey(b, first, key), v)
+}
+
+// ipFloat appends a coordinate as encoding/json would (shortest representation).
+func ipFloat(b []byte, key string, v float64) []byte {
+	b = ipKey(b, false, key)
+	if v == 0 {
+		return append(b, '0')
+	}
+	return strconv.AppendFloat(b, v, 'f', -1, 64)
+}
+
+// ipASN appends "AS15169" as a JSON string.
+func ipASN(b []byte, asn uint32) []byte {
+	b = append(b, '"', 'A', 'S')
+	b = strconv.AppendUint(b, uint64(asn), 10)
+	return append(b, '"')
+}
+
+// ipRankText appends the rank text "#53 out of 62,872".
+func ipRankText(b []byte, rank, total int) []byte {
+	b = append(b, '"', '#')
+	b = strconv.AppendInt(b, int64(rank), 10)
+	b = append(b, " out of "...)
+	b = ipAppendGrouped(b, uint64(total))
+	return append(b, '"')
+}
+
+// ipAppendGrouped appends n with thousands separators: 62872 -> 62,872.
+func ipAppendGrouped(b []byte, n uint64) []byte {
+	var tmp [32]byte
+	d := strconv.AppendUint(tmp[:0], n, 10)
+	for i, c := range d {
+		if i > 0 && (len(d)-i)%3 == 0 {
+			b = append(b, ',')
+		}
+		b = append(b, c)
+	}
+	return b
+}
+
+// ipLastAddr returns the last address of p.
+func ipLastAddr(p netip.Prefix) netip.Addr {
+	a := p.Masked().Addr()
+	if a.Is4() {
+		v := a.As4()
+		for i := p.Bits(); i < 32; i++ {
+			v[i/8] |= 0x80 >> (i % 8)
+		}
+		return netip.AddrFrom4(v)
+	}
+	v := a.As16()
+	for i := p.Bits(); i < 128; i++ {
+		v[i/8] |= 0x80 >> (i % 8)
+	}
+	return netip.AddrFrom16(v)
+}
+
+// netLangName is a localised country name for a registered country code, "" if unknown.
+// lang "default" means the country's own first administrative language.
+func netLangName(v *countryView, code, lang string) string {
+	if code == "" {
+		return ""
+	}
+	c, ok := v.snap.Countries.Lookup(code)
+	if !ok {
+		return ""
+	}
+	if lang == "default" {
+		lang = v.locale(v.snap.Countries.LocalLanguage(c))
+	}
+	return v.snap.Countries.Name(c, lang)
+}
+
+// netAppendCarrier appends the carrier object of asn. full selects the carrier shape
+// (registration dates and prefix counts); otherwise the via-carrier shape. An AS the data
+// has no record of is only its number.
+func netAppendCarrier(b []byte, db *netinfo.DB, v *countryView, asn uint32, lang string, full bool) []byte {
+	b = append(b, `{"asn":`...)
+	b = ipASN(b, asn)
+	b = ipInt(b, false, "asnNumeric", int64(asn))
+	info, ok := db.AS(asn)
+	if !ok {
+		return append(b, '}')
+	}
+	b = ipStr(b, false, "organisation", info.Organisation)
+	b = ipStr(b, false, "name", info.Name)
+	b = ipStr(b, false, "registry", info.Registry)
+	b = ipStr(b, false, "registeredCountry", info.RegisteredCountry)
+	b = ipStr(b, false, "registeredCountryName", netLangName(v, info.RegisteredCountry, lang))
+	if full {
+		b = ipStrOpt(b, "registrationDate", info.RegistrationDate)
+		b = ipStrOpt(b, "registrationLastChange", info.RegistrationLastChange)
+	}
+	b = ipUint(b, "totalIpv4Addresses", info.TotalIPv4Addresses)
+	if full {
+		b = ipInt(b, false, "totalIpv4Prefixes", int64(info.TotalIPv4Prefixes))
+		b = ipInt(b, false, "totalIpv4BogonPrefixes", int64(info.TotalIPv4BogonPrefixes))
+		b = ipInt(b, false, "totalIpv6Prefixes", int64(info.TotalIPv6Prefixes))
+		b = ipInt(b, false, "totalIpv6BogonPrefixes", int64(info.TotalIPv6BogonPrefixes))
+	}
+	if info.Rank > 0 { // unranked (no IPv4 announced): no rank to give
+		b = ipInt(b, false, "rank", int64(info.Rank))
+		b = ipRankText(ipKey(b, false, "rankText"), info.Rank, db.RankedASes())
+	}
+	return append(b, '}')
+}
+
+// netAppendNetworkFields appends the Network object's members (without braces). first says
+// whether they open the object. Registry strings the data lacks are empty strings (the
+// commercial service writes them so); the four BGP fields are omitted for an address that
+// is not announced, since there is no prefix to describe.
+func netAppendNetworkFields(b []byte, first bool, db *netinfo.DB, v *countryView, n netinfo.Network, lang string) []byte {
+	b = ipStr(b, first, "registry", n.Registry)
+	b = ipStr(b, false, "registryStatus", n.RegistryStatus)
+	b = ipStr(b, false, "registeredCountry", n.RegisteredCountry)
+	b = ipStr(b, false, "registeredCountryName", netLangName(v, n.RegisteredCountry, lang))
+	b = ipStr(b, false, "organisation", n.Organisation)
+	b = ipBool(b, false, "isReachableGlobally", n.IsReachableGlobally)
+	b = ipBool(b, false, "isBogon", n.IsBogon)
+	if n.IsAnnounced() {
+		p := n.BGPPrefix
+		b = ipKey(b, false, "bgpPrefix")
+		b = append(b, '"')
+		b = p.AppendTo(b)
+		b = append(b, '"')
+		b = ipKey(b, false, "bgpPrefixNetworkAddress")
+		b = append(b, '"')
+		b = p.Masked().Addr().AppendTo(b)
+		b = append(b, '"')
+		b = ipKey(b, false, "bgpPrefixLastAddress")
+		b = append(b, '"')
+		b = ipLastAddr(p).AppendTo(b)
+		b = append(b, '"')
+		b = ipKey(b, false, "totalAddresses")
+		b = append(b, '"')
+		if n, ok := netinfo.PrefixSize(p).Uint64(); ok {
+			b = strconv.AppendUint(b, n, 10)
+		} else {
+			b = append(b, netinfo.PrefixSize(p).String()...)
+		}
+		b = append(b, '"')
+	}
+	b = ipKey(b, false, "carriers")
+	b = append(b, '[')
+	for i, asn := range n.Carriers {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = netAppendCarrier(b, db, v, asn, lang, true)
+	}
+	b = append(b, ']')
+	b = ipKey(b, false, "viaCarriers")
+	b = append(b, '[')
+	for i, asn := range n.ViaCarriers {
+		if i >= netinfo.MaxViaCarriers {
+			break
+		}
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = netAppendCarrier(b, db, v, asn, lang, false)
+	}
+	return append(b, ']')
+}
+
+// ipAppendTime appends t's wall clock as "2019-04-06T09:09:36.1877959" (seven fractional
+// digits, as the commercial service writes its .NET round-trip times), then a "Z" when utc.
+// It is ipgeo.AppendUTCTime and TZ.AppendLocalTime without time.Format's layout parsing;
+// TestIPAppendTime holds them equal. Years outside 0–9999 fall back to the engine.
+func ipAppendTime(b []byte, t time.Time, utc bool) []byte {
+	year, month, day := t.Date()
+	if year < 0 || year > 9999 {
+		if utc {
+			return ipgeo.AppendUTCTime(b, t)
+		}
+		return ipgeo.TZ{Local: t}.AppendLocalTime(b)
+	}
+	hour, minute, sec := t.Clock()
+	b = ipDigits(b, year, 4)
+	b = append(b, '-')
+	b = ipDigits(b, int(month), 2)
+	b = append(b, '-')
+	b = ipDigits(b, day, 2)
+	b = append(b, 'T')
+	b = ipDigits(b, hour, 2)
+	b = append(b, ':')
+	b = ipDigits(b, minute, 2)
+	b = append(b, ':')
+	b = ipDigits(b, sec, 2)
+	b = append(b, '.')
+	b = ipDigits(b, t.Nanosecond()/100, 7)
+	if utc {
+		b = append(b, 'Z')
+	}
+	return b
+}
+
+// ipDigits appends n zero-padded to width digits.
+func ipDigits(b []byte, n, width int) []byte {
+	var tmp [10]byte
+	for i := width - 1; i >= 0; i-- {
+		tmp[i] = byte('0' + n%10)
+		n /= 10
+	}
+	return append(b, tmp[:width]...)
+}

@@ -1,0 +1,309 @@
+package api
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/ipatlas/ipatlas/internal/country"
+	"github.com/ipatlas/ipatlas/internal/ipgeo"
+	"github.com/ipatlas/ipatlas/internal/revgeo"
+)
+
+// Reverse geocoding: /data/reverse-geocode (keyed) and /data/reverse-geocode-client
+// (keyless, for browsers and apps).
+//
+// Parameters: latitude and longitude (decimal degrees; out of range or not a number is a
+// 400 naming the valid ranges), localityLanguage (default en; "default" is the first
+// administrative language of the point's country).
+//
+// Body, in the commercial service's field names:
+//
+//	latitude, longitude        the point answered for: the one requested, or the IP's pin
+//	lookupSource               "coordinates", or "ipGeolocation" when the client endpoint
+//	                           was called without coordinates and answered from the
+//	                           caller's address
+//	plusCode                   Open Location Code of the point, 10 digits
+//	localityLanguageRequested  the localityLanguage as sent ("en" when absent)
+//	continent, continentCode   English continent name and its two-letter code
+//	countryName, countryCode   localised country name, ISO 3166-1 alpha-2
+//	principalSubdivision(Code) localised admin-1 name, ISO 3166-2 code ("" if none)
+//	city, locality             GeoNames names: the most significant place whose urban area
+//	                           reaches the point, and the nearest populated place
+//	postcode                   "" from coordinates (no postcode data is loaded; nothing is
+//	                           invented); the IP data's postcode from ipGeolocation
+//	localityInfo               administrative and informative areas, largest first
+//
+// Fields the data does not have are empty strings, as the commercial service writes them;
+// a point on the high seas has only its time zone. An address the IP data does not place
+// (a private address, say) answers with empty fields and latitude and longitude 0.
+func (s *Server) reverseGeocode(w http.ResponseWriter, r *http.Request) error {
+	lat, lon, err := coordParams(r)
+	if err != nil {
+		return err
+	}
+	return s.revgeoAnswer(w, r, lat, lon)
+}
+
+// reverseGeocodeClient is the keyless variant: coordinates are optional, and without them
+// the answer comes from the caller's address (lookupSource "ipGeolocation").
+func (s *Server) reverseGeocodeClient(w http.ResponseWriter, r *http.Request) error {
+	_, hasLat := paramOK(r, "latitude")
+	_, hasLon := paramOK(r, "longitude")
+	if hasLat || hasLon {
+		return s.reverseGeocode(w, r)
+	}
+	snap := s.opt.Data.Current()
+	if snap.IPGeo == nil {
+		return unavailable("IP geolocation")
+	}
+	v, err := s.countryView()
+	if err != nil {
+		return err
+	}
+	reqLang, err := revgeoRequestedLang(r)
+	if err != nil {
+		return err
+	}
+	var p ipgeo.Place
+	if a, ok := s.opt.ClientAddrs.Of(r); ok {
+		p, _ = snap.IPGeo.Lookup(a)
+	}
+	c, hasCountry := v.snap.Countries.Lookup(p.Country.Code)
+	lang := revgeoLang(v, reqLang, c, hasCountry && p.Country.Code != "")
+
+	var body revgeoBody
+	body.source = "ipGeolocation"
+	body.requested = reqLang
+	if p.HasLocation {
+		body.lat, body.lon, body.plusCode = p.Latitude, p.Longitude, p.PlusCode
+	}
+	body.continentCode = p.Continent.Code
+	body.continent, _ = p.Continent.Names.Name(lang)
+	if !p.Continent.IsZero() {
+		body.addArea(revgeoArea{name: body.continent, description: "continent", geonameID: int(p.Continent.GeonameID)}, false)
+	}
+	if p.Country.Code != "" {
+		body.countryCode = p.Country.Code
+		body.countryName, _ = p.Country.Names.Name(lang)
+		a := revgeoArea{name: body.countryName, description: "country", isoCode: p.Country.Code, adminLevel: 2, geonameID: int(p.Country.GeonameID)}
+		if hasCountry {
+			body.countryName = v.snap.Countries.Name(c, lang)
+			a.name, a.isoName, a.wikidataID = body.countryName, c.ISOName, c.WikidataID
+		}
+		body.addArea(a, true)
+	}
+	if p.TimeZone != "" {
+		body.addArea(revgeoArea{name: p.TimeZone, description: "time zone"}, false)
+	}
+	for i, sd := range p.Subdivisions {
+		if i >= 2 {
+			break
+		}
+		name, _ := sd.Names.Name(lang)
+		level := 4
+		desc := "principal subdivision"
+		if i == 1 {
+			level, desc = 6, "second-order administrative division"
+		} else {
+			body.subdivision, body.subdivisionCode = name, sd.Code
+		}
+		body.addArea(revgeoArea{name: name, description: desc, isoCode: sd.Code, adminLevel: level, geonameID: int(sd.GeonameID)}, true)
+	}
+	if !p.City.IsZero() {
+		body.city, _ = p.City.Names.Name(lang)
+		body.locality = body.city
+		body.addArea(revgeoArea{name: body.city, description: "city", geonameID: int(p.City.GeonameID)}, false)
+	}
+	body.postcode = p.Postcode
+	body.write(w)
+	return nil
+}
+
+// revgeoAnswer answers for a point from the revgeo engine.
+func (s *Server) revgeoAnswer(w http.ResponseWriter, r *http.Request, lat, lon float64) error {
+	snap := s.opt.Data.Current()
+	if snap.Places == nil {
+		return unavailable("reverse geocoding")
+	}
+	v, err := s.countryView()
+	if err != nil {
+		return err
+	}
+	reqLang, err := revgeoRequestedLang(r)
+	if err != nil {
+		return err
+	}
+	p, ok := snap.Places.Lookup(lat, lon)
+	if !ok { // coordParams already checked the range; keep the engine's word anyway
+		return badRequest("Invalid coordinates. Expecting latitude in (+/- 90) and longitude in (+/- 180) range values.")
+	}
+	c, hasCountry := v.snap.Countries.Lookup(p.Country.Code)
+	hasCountry = hasCountry && p.Country.Code != ""
+	lang := revgeoLang(v, reqLang, c, hasCountry)
+
+	var body revgeoBody
+	body.source = "coordinates"
+	body.requested = reqLang
+	body.lat, body.lon, body.plusCode = lat, lon, p.PlusCode()
+	body.continent, body.continentCode = p.Continent(), p.ContinentCode
+	body.countryCode, body.countryName = p.Country.Code, p.Country.Name
+	if hasCountry {
+		body.countryName = v.snap.Countries.Name(c, lang)
+	}
+	if !p.Subdivision.IsZero() {
+		body.subdivision, body.subdivisionCode = p.Subdivision.Names.Name(lang), p.Subdivision.Code
+	}
+	body.city, body.locality = p.City.Name, p.Locality.Name
+	li := p.LocalityInfo()
+	for _, a := range li.Administrative {
+		ra := revgeoFromArea(a, lang)
+		if a.AdminLevel == 2 && hasCountry {
+			ra.name, ra.isoName, ra.wikidataID = body.countryName, c.ISOName, c.WikidataID
+		}
+		body.addArea(ra, true)
+	}
+	for _, a := range li.Informative {
+		body.addArea(revgeoFromArea(a, lang), false)
+	}
+	body.write(w)
+	return nil
+}
+
+// revgeoRequestedLang is localityLanguage as sent, "en" when absent, for
+// localityLanguageRequested.
+func revgeoRequestedLang(r *http.Request) (string, error) {
+	l := strings.TrimSpace(param(r, "localityLanguage"))
+	if l == "" {
+		return "en", nil
+	}
+	if len(l) > 35 { // the longest sensible BCP 47 tag; also bounds the echo
+		return "", badRequest("The localityLanguage parameter is too long: use an ISO 639-1 code such as en or de, or default.")
+	}
+	return l, nil
+}
+
+// revgeoLang is the language to name things in: the requested one, or for "default" the
+// first administrative language of the country (English without one).
+func revgeoLang(v *countryView, requested string, c country.Country, hasCountry bool) string {
+	if !strings.EqualFold(requested, "default") {
+		return requested
+	}
+	if hasCountry {
+		if l := v.snap.Countries.LocalLanguage(c); l != "" {
+			return l
+		}
+	}
+	return "en"
+}
+
+func revgeoFromArea(a revgeo.Area, lang string) revgeoArea {
+	return revgeoArea{
+		name: a.Names.Name(lang), description: a.Description, isoName: a.ISOName, isoCode: a.ISOCode,
+		adminLevel: a.AdminLevel, order: a.Order, wikidataID: a.WikidataID, geonameID: a.GeonameID,
+	}
+}
+
+// revgeoArea is one localityInfo entry, its name already localised.
+type revgeoArea struct {
+	name, description, isoName, isoCode, wikidataID string
+	adminLevel, order, geonameID                    int
+	administrative                                  bool
+}
+
+// revgeoBody is the reverse-geocoding answer before rendering. Areas live in a fixed array
+// so that building one does not allocate.
+type revgeoBody struct {
+	lat, lon                                           float64
+	source, plusCode, requested                        string
+	continent, continentCode, countryName, countryCode string
+	subdivision, subdivisionCode, city, locality       string
+	postcode                                           string
+	areas                                              [8]revgeoArea
+	nAreas                                             int
+}
+
+// addArea appends an area. An area without an order gets the next one: callers add areas
+// largest first.
+func (b *revgeoBody) addArea(a revgeoArea, administrative bool) {
+	if b.nAreas == len(b.areas) || a.name == "" {
+		return
+	}
+	a.administrative = administrative
+	if a.order == 0 {
+		a.order = b.nAreas + 1
+	}
+	b.areas[b.nAreas] = a
+	b.nAreas++
+}
+
+func (b *revgeoBody) write(w http.ResponseWriter) {
+	bp := bufPool.Get().(*[]byte)
+	out := append((*bp)[:0], '{')
+	out = placesAppendFloat(out, true, "latitude", b.lat)
+	out = placesAppendFloat(out, false, "longitude", b.lon)
+	out = placesAppendField(out, false, "lookupSource", b.source)
+	out = placesAppendField(out, false, "plusCode", b.plusCode)
+	out = placesAppendField(out, false, "localityLanguageRequested", b.requested)
+	out = placesAppendField(out, false, "continent", b.continent)
+	out = placesAppendField(out, false, "continentCode", b.continentCode)
+	out = placesAppendField(out, false, "countryName", b.countryName)
+	out = placesAppendField(out, false, "countryCode", b.countryCode)
+	out = placesAppendField(out, false, "principalSubdivision", b.subdivision)
+	out = placesAppendField(out, false, "principalSubdivisionCode", b.subdivisionCode)
+	out = placesAppendField(out, false, "city", b.city)
+	out = placesAppendField(out, false, "locality", b.locality)
+	out = placesAppendField(out, false, "postcode", b.postcode)
+	out = placesAppendKey(out, false, "localityInfo")
+	out = append(out, '{')
+	first := true
+	for _, admin := range []bool{true, false} {
+		n := 0
+		for _, a := range b.areas[:b.nAreas] {
+			if a.administrative != admin {
+				continue
+			}
+			if n == 0 {
+				if admin {
+					out = placesAppendKey(out, first, "administrative")
+				} else {
+					out = placesAppendKey(out, first, "informative")
+				}
+				out = append(out, '[')
+				first = false
+			} else {
+				out = append(out, ',')
+			}
+			n++
+			out = revgeoAppendArea(out, a)
+		}
+		if n > 0 {
+			out = append(out, ']')
+		}
+	}
+	out = append(out, '}', '}')
+	writeJSONPooled(w, bp, out)
+}
+
+// revgeoAppendArea renders one localityInfo entry; fields the data lacks are omitted, as
+// the spec says ("if available").
+func revgeoAppendArea(b []byte, a revgeoArea) []byte {
+	b = placesAppendField(append(b, '{'), true, "name", a.name)
+	b = placesAppendField(b, false, "description", a.description)
+	if a.isoName != "" {
+		b = placesAppendField(b, false, "isoName", a.isoName)
+	}
+	b = placesAppendInt(b, false, "order", a.order)
+	if a.adminLevel != 0 {
+		b = placesAppendInt(b, false, "adminLevel", a.adminLevel)
+	}
+	if a.isoCode != "" {
+		b = placesAppendField(b, false, "isoCode", a.isoCode)
+	}
+	if a.wikidataID != "" {
+		b = placesAppendField(b, false, "wikidataId", a.wikidataID)
+	}
+	if a.geonameID != 0 {
+		b = placesAppendInt(b, false, "geonameId", a.geonameID)
+	}
+	return append(b, '}')
+}

@@ -1,0 +1,220 @@
+package api
+
+import (
+	"archive/zip"
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+type revgeoBodyJSON struct {
+	Latitude                  float64 `json:"latitude"`
+	Longitude                 float64 `json:"longitude"`
+	LookupSource              string  `json:"lookupSource"`
+	PlusCode                  string  `json:"plusCode"`
+	LocalityLanguageRequested string  `json:"localityLanguageRequested"`
+	Continent                 string  `json:"continent"`
+	ContinentCode             string  `json:"continentCode"`
+	CountryName               string  `json:"countryName"`
+	CountryCode               string  `json:"countryCode"`
+	PrincipalSubdivision      string  `json:"principalSubdivision"`
+	PrincipalSubdivisionCode  string  `json:"principalSubdivisionCode"`
+	City                      string  `json:"city"`
+	Locality                  string  `json:"locality"`
+	Postcode                  *string `json:"postcode"`
+	LocalityInfo              struct {
+		Administrative []revgeoAreaJSON `json:"administrative"`
+		Informative    []revgeoAreaJSON `json:"informative"`
+	} `json:"localityInfo"`
+}
+
+type revgeoAreaJSON struct {
+	Name        string `json:"name"`
+	Description string `json:"description"`
+	ISOName     string `json:"isoName"`
+	Order       int    `json:"order"`
+	AdminLevel  int    `json:"adminLevel"`
+	ISOCode     string `json:"isoCode"`
+	WikidataID  string `json:"wikidataId"`
+	GeonameID   int    `json:"geonameId"`
+}
+
+func revgeoGet(t *testing.T, s *Server, target, remote string) revgeoBodyJSON {
+	t.Helper()
+	rec := placesGet(t, s, target, remote)
+	if rec.Code != 200 {
+		t.Fatalf("%s: status %d: %s", target, rec.Code, rec.Body)
+	}
+	var b revgeoBodyJSON
+	dec := json.NewDecoder(strings.NewReader(rec.Body.String()))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&b); err != nil {
+		t.Fatalf("%s: %v: %s", target, err, rec.Body)
+	}
+	return b
+}
+
+func TestReverseGeocode(t *testing.T) {
+	s := realPlacesServer(t)
+	tests := []struct {
+		query                                 string
+		country, countryName, subdivision, sc string
+		city                                  string
+	}{
+		{"latitude=-33.8688&longitude=151.2093", "AU", "Australia", "New South Wales", "AU-NSW", "Sydney"},
+		{"latitude=-33.8688&longitude=151.2093&localityLanguage=de", "AU", "Australien", "New South Wales", "AU-NSW", "Sydney"},
+		{"latitude=48.137&longitude=11.575&localityLanguage=default", "DE", "Deutschland", "Bayern", "DE-BY", "Munich"},
+		{"latitude=48.137&longitude=11.575&localityLanguage=ja", "DE", "ドイツ", "バイエルン自由州", "DE-BY", "Munich"},
+		{"latitude=53.35&longitude=-6.26", "IE", "Ireland", "Dublin", "IE-D", "Dublin"},
+		{"latitude=40.7128&longitude=-74.006", "US", "United States", "New York", "US-NY", "New York City"},
+		{"latitude=0&longitude=-30", "", "", "", "", ""}, // the Atlantic
+	}
+	for _, tt := range tests {
+		t.Run(tt.query, func(t *testing.T) {
+			b := revgeoGet(t, s, "/data/reverse-geocode?key=good&"+tt.query, "")
+			if b.CountryCode != tt.country || b.CountryName != tt.countryName || b.PrincipalSubdivision != tt.subdivision ||
+				b.PrincipalSubdivisionCode != tt.sc || b.City != tt.city {
+				t.Errorf("got %s %q, %q %s, city %q", b.CountryCode, b.CountryName, b.PrincipalSubdivision, b.PrincipalSubdivisionCode, b.City)
+			}
+			if b.LookupSource != "coordinates" || b.PlusCode == "" || b.Postcode == nil || *b.Postcode != "" {
+				t.Errorf("lookupSource %q, plusCode %q, postcode %v", b.LookupSource, b.PlusCode, b.Postcode)
+			}
+			q, _ := url.ParseQuery(tt.query)
+			if lat, _ := strconv.ParseFloat(q.Get("latitude"), 64); b.Latitude != lat {
+				t.Errorf("latitude %v, want %v", b.Latitude, lat)
+			}
+			wantLang := q.Get("localityLanguage")
+			if wantLang == "" {
+				wantLang = "en"
+			}
+			if b.LocalityLanguageRequested != wantLang {
+				t.Errorf("localityLanguageRequested %q, want %q", b.LocalityLanguageRequested, wantLang)
+			}
+			// Orders are 1..n over both arrays, administrative entries have a level.
+			seen := map[int]bool{}
+			for _, a := range append(b.LocalityInfo.Administrative, b.LocalityInfo.Informative...) {
+				seen[a.Order] = true
+				if a.Name == "" || a.Description == "" {
+					t.Errorf("area without name or description: %+v", a)
+				}
+			}
+			for i := 1; i <= len(seen); i++ {
+				if !seen[i] {
+					t.Errorf("orders %v are not 1..%d", seen, len(seen))
+				}
+			}
+			for _, a := range b.LocalityInfo.Administrative {
+				if a.AdminLevel == 0 {
+					t.Errorf("administrative area without adminLevel: %+v", a)
+				}
+				if a.AdminLevel == 2 && (a.Name != b.CountryName || a.ISOCode != b.CountryCode || a.WikidataID == "") {
+					t.Errorf("country area %+v", a)
+				}
+			}
+		})
+	}
+}
+
+// TestReverseGeocodeCities reverse-geocodes 200 GeoNames cities (cities15000 of the source
+// mirror, every n-th line in file order, so the sample is the same on every run) at their
+// own coordinates: at least 99% must land in their own country.
+func TestReverseGeocodeCities(t *testing.T) {
+	s := realPlacesServer(t)
+	zr, err := zip.OpenReader(filepath.Join(placesMirror(t), "geonames", "cities15000.zip"))
+	if err != nil {
+		t.Skip(err)
+	}
+	defer zr.Close()
+	type city struct {
+		id, name, country string
+		lat, lon          string
+	}
+	var all []city
+	for _, f := range zr.File {
+		rc, err := f.Open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc := bufio.NewScanner(rc)
+		sc.Buffer(make([]byte, 1<<20), 1<<20)
+		for sc.Scan() {
+			c := strings.Split(sc.Text(), "\t")
+			if len(c) > 8 {
+				all = append(all, city{c[0], c[1], c[8], c[4], c[5]})
+			}
+		}
+		rc.Close()
+	}
+	const n = 200
+	if len(all) < n {
+		t.Fatalf("%d cities", len(all))
+	}
+	var failures []string
+	step := len(all) / n
+	for i := range n {
+		c := all[i*step]
+		b := revgeoGet(t, s, "/data/reverse-geocode?key=good&latitude="+c.lat+"&longitude="+c.lon, "")
+		if b.CountryCode != c.country {
+			failures = append(failures, fmt.Sprintf("%s %s (%s) at %s,%s: got %q (%s)", c.id, c.name, c.country, c.lat, c.lon, b.CountryCode, b.City))
+		}
+	}
+	for _, f := range failures {
+		t.Log("wrong country:", f)
+	}
+	t.Logf("%d of %d cities in their own country", n-len(failures), n)
+	if len(failures) > n/100 {
+		t.Errorf("%d of %d cities answered with another country; at most %d allowed", len(failures), n, n/100)
+	}
+}
+
+func TestReverseGeocodeClient(t *testing.T) {
+	s := realPlacesServer(t)
+	// With coordinates: the same answer as the keyed endpoint.
+	keyed := revgeoGet(t, s, "/data/reverse-geocode?key=good&latitude=53.35&longitude=-6.26&localityLanguage=fr", "")
+	client := revgeoGet(t, s, "/data/reverse-geocode-client?latitude=53.35&longitude=-6.26&localityLanguage=fr", "198.51.100.20")
+	if diff := cmp.Diff(keyed, client); diff != "" {
+		t.Errorf("client answer differs from the keyed one (-keyed +client):\n%s", diff)
+	}
+	// Without: from the caller's address.
+	b := revgeoGet(t, s, "/data/reverse-geocode-client?localityLanguage=de", "81.2.69.142")
+	if b.LookupSource != "ipGeolocation" || b.CountryCode != "GB" || b.CountryName != "Vereinigtes Königreich" || b.Latitude == 0 || b.PlusCode == "" {
+		t.Errorf("from 81.2.69.142: %+v", b)
+	}
+	if len(b.LocalityInfo.Administrative) == 0 || b.LocalityInfo.Administrative[0].ISOCode != "GB" {
+		t.Errorf("localityInfo %+v", b.LocalityInfo)
+	}
+	// An address the IP data does not place: empty fields, not an error.
+	b = revgeoGet(t, s, "/data/reverse-geocode-client", "10.0.0.1")
+	if b.LookupSource != "ipGeolocation" || b.CountryCode != "" || b.City != "" {
+		t.Errorf("from 10.0.0.1: %+v", b)
+	}
+}
+
+func FuzzReverseGeocodeParams(f *testing.F) {
+	s := placesServer(f, phoneTestSnapshot(f))
+	for _, seed := range [][3]string{
+		{"-33.8688", "151.2093", "en"}, {"90", "-180", "default"}, {"91", "0", ""}, {"1e2", "0x10", "de"},
+		{"NaN", "Inf", "zh-Hant-TW"}, {" 12.5 ", "-0", "pt_BR"}, {"", "", ""}, {"0.000000001", "179.99999999", "x"},
+	} {
+		f.Add(seed[0], seed[1], seed[2])
+	}
+	f.Fuzz(func(t *testing.T, lat, lon, lang string) {
+		q := url.Values{"key": {"good"}, "latitude": {lat}, "longitude": {lon}, "localityLanguage": {lang}}
+		rec := placesGet(t, s, "/data/reverse-geocode?"+q.Encode(), "")
+		switch rec.Code {
+		case 200, 400, 503:
+		default:
+			t.Fatalf("status %d for %q %q: %s", rec.Code, lat, lon, rec.Body)
+		}
+		if !json.Valid(rec.Body.Bytes()) {
+			t.Fatalf("invalid JSON: %s", rec.Body)
+		}
+	})
+}

@@ -1,10 +1,12 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/ipatlas/ipatlas/internal/account"
@@ -41,7 +43,7 @@ func runKeysCreate(ctx context.Context, args []string, stdout, stderr io.Writer)
 	}
 	defer store.Close()
 	key := auth.NewKey()
-	_, err = store.CreateAccount(ctx, account.NewAccount{Email: *email, Plan: *plan, MonthlyLimit: *limit, KeyHash: account.HashKey(key)})
+	_, err = store.CreateAccount(ctx, account.NewAccount{Email: *email, Plan: *plan, MonthlyLimit: *limit, KeyHash: account.HashKey(key), KeyHint: account.KeyHint(key)})
 	if errors.Is(err, account.ErrEmailTaken) {
 		return fmt.Errorf("keys create: %s already has an account; its key is stored only as a hash, so use 'ipatlas keys regenerate --email %s' for a new one", *email, *email)
 	}
@@ -75,8 +77,8 @@ func runKeysRegenerate(ctx context.Context, args []string, stdout, stderr io.Wri
 	if err != nil {
 		return fmt.Errorf("keys regenerate: %w", err)
 	}
-	key := auth.NewKey()
-	if err := store.RotateKey(ctx, acct.ID, account.HashKey(key)); err != nil {
+	key, err := auth.RegenerateKey(ctx, store, acct.ID)
+	if err != nil {
 		return fmt.Errorf("keys regenerate: %w", err)
 	}
 	select {
@@ -84,6 +86,46 @@ func runKeysRegenerate(ctx context.Context, args []string, stdout, stderr io.Wri
 	case <-ctx.Done():
 	}
 	fmt.Fprintln(stdout, key)
+	return nil
+}
+
+// runKeysPassword sets the dashboard password of an account (one made by `keys create` has
+// none and cannot log in). The password is read from the first line of stdin, never from a
+// flag, so it stays out of shell history and process listings. Sessions of the account end.
+func runKeysPassword(ctx context.Context, args []string, stdin io.Reader, stderr io.Writer) error {
+	fs := newFlagSet("keys password", stderr)
+	email := fs.String("email", "", "account email (required)")
+	storeURL := fs.String("store", defaultStore, "account store: sqlite:PATH or a postgres:// URL")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if *email == "" {
+		return usageError{"keys password: --email is required"}
+	}
+	line, err := bufio.NewReader(io.LimitReader(stdin, 4096)).ReadString('\n')
+	if err != nil && !errors.Is(err, io.EOF) {
+		return fmt.Errorf("keys password: read stdin: %w", err)
+	}
+	password := strings.TrimRight(line, "\r\n")
+	if len(password) < 10 {
+		return usageError{"keys password: give a password of at least 10 characters on stdin"}
+	}
+	store, err := openStore(ctx, *storeURL)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	acct, err := store.AccountByEmail(ctx, *email)
+	if errors.Is(err, account.ErrNotFound) {
+		return fmt.Errorf("keys password: no account for %s", *email)
+	}
+	if err != nil {
+		return fmt.Errorf("keys password: %w", err)
+	}
+	if err := store.SetPassword(ctx, acct.ID, auth.HashPassword(password)); err != nil {
+		return fmt.Errorf("keys password: %w", err)
+	}
+	fmt.Fprintf(stderr, "password set for %s; log in at /login\n", acct.Email)
 	return nil
 }
 

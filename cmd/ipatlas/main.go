@@ -28,6 +28,7 @@ Usage:
   ipatlas data export      --mmdb FILE   the IP data as a MaxMind DB file (GeoIP2-City schema + ASN)
   ipatlas keys create      --email E [--plan NAME] [--monthly-limit N]   create an account, print its key
   ipatlas keys regenerate  --email E   print a new key; the old one stops working at once
+  ipatlas keys password    --email E   set the dashboard password (read from stdin) so the account can log in
   ipatlas lookup KIND ARGS [--lang L] [name=value ...]   an API answer, offline, from the snapshot:
       country CODE | countries | ip ADDR | network ADDR | cidr PREFIX | asn ASN | risk ADDR
       | hazards ADDR | phone NUMBER [countryCode=CC] | reverse LAT LON
@@ -94,8 +95,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return runKeysCreate(ctx, a, stdout, stderr)
 		case "regenerate":
 			return runKeysRegenerate(ctx, a, stdout, stderr)
+		case "password":
+			return runKeysPassword(ctx, a, os.Stdin, stderr)
 		default:
-			return usageError{fmt.Sprintf("unknown command 'keys %s' (want create or regenerate)", s)}
+			return usageError{fmt.Sprintf("unknown command 'keys %s' (want create, regenerate or password)", s)}
 		}
 	case "lookup":
 		return runLookup(rest, stdout, stderr)

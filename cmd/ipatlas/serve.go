@@ -17,7 +17,9 @@ import (
 
 	"github.com/ipatlas/ipatlas/internal/api"
 	"github.com/ipatlas/ipatlas/internal/auth"
+	"github.com/ipatlas/ipatlas/internal/dashboard"
 	"github.com/ipatlas/ipatlas/internal/dataset"
+	"github.com/ipatlas/ipatlas/internal/phone"
 	"github.com/ipatlas/ipatlas/internal/quota"
 	"github.com/ipatlas/ipatlas/internal/web"
 	"github.com/prometheus/client_golang/prometheus"
@@ -39,6 +41,7 @@ type serveConfig struct {
 	keyPollInterval           time.Duration
 	shutdownTimeout           time.Duration
 	loadTestEndpoint          bool
+	signup                    bool
 }
 
 func runServe(ctx context.Context, args []string, stderr io.Writer) error {
@@ -59,6 +62,7 @@ func runServe(ctx context.Context, args []string, stderr io.Writer) error {
 	fs.DurationVar(&c.keyPollInterval, "key-poll-interval", 200*time.Millisecond, "how often to read account changes; a regenerated key stops working within this")
 	fs.DurationVar(&c.shutdownTimeout, "shutdown-timeout", 15*time.Second, "how long to let requests finish on SIGTERM")
 	fs.BoolVar(&c.loadTestEndpoint, "load-test-endpoint", false, "add the keyed static 1.5 KB baseline endpoint "+api.LoadTestPath+" that load tests compare with")
+	fs.BoolVar(&c.signup, "signup", true, "let anyone create an account at /signup (false: accounts come from 'ipatlas keys create'; log-in still works)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -96,7 +100,18 @@ func runServe(ctx context.Context, args []string, stderr io.Writer) error {
 		return err
 	}
 	meter := quota.NewMeter(quota.Options{Store: store, Plans: plans, Registerer: reg, Log: log})
+	_ = phone.Warm() // libphonenumber's one-time costs before the first request; an error (a broken build) only loses locations
 	srv := api.New(api.Options{Log: log, Auth: authn, Meter: meter, Data: live, ClientAddrs: web.ClientAddrs{Trusted: trusted}, Registry: reg, LoadTestStatic: c.loadTestEndpoint})
+
+	dash, err := dashboard.New(dashboard.Options{Store: store, Plans: plans, Keys: authn, Meter: meter, Signup: c.signup, Log: log, ClientAddrs: web.ClientAddrs{Trusted: trusted}})
+	if err != nil {
+		return err
+	}
+	// The dashboard's pages and the API share the listener; everything not the dashboard's
+	// goes to the API handler.
+	root := http.NewServeMux()
+	dash.Register(root)
+	root.Handle("/", srv.Handler())
 
 	hup, stopHUP := dataset.NotifyReload()
 	defer stopHUP()
@@ -107,7 +122,7 @@ func runServe(ctx context.Context, args []string, stderr io.Writer) error {
 	wg.Go(func() { meter.Run(bg) })
 	wg.Go(func() { live.Watch(bg, c.reloadInterval, hup) })
 
-	servers, err := listen(c, srv.Handler(), adminHandler(reg, live))
+	servers, err := listen(c, root, adminHandler(reg, live))
 	if err != nil {
 		return err
 	}

@@ -31,6 +31,13 @@ type KeyHash [sha256.Size]byte
 // HashKey returns the hash under which key is stored.
 func HashKey(key string) KeyHash { return sha256.Sum256([]byte(key)) }
 
+// KeyHintLen is how many leading characters of a key are kept as its hint: the "ipa_"
+// prefix and four characters of the random part (20 bits; the key has 130).
+const KeyHintLen = 8
+
+// KeyHint returns the part of key that stores keep in the clear, to tell keys apart.
+func KeyHint(key string) string { return key[:min(len(key), KeyHintLen)] }
+
 // Account is one customer. The zero MonthlyLimit means "the plan's volumes apply".
 type Account struct {
 	ID    ID
@@ -41,6 +48,8 @@ type Account struct {
 	MonthlyLimit int64
 	Disabled     bool
 	CreatedAt    time.Time
+	// KeyHint is the start of the current key (see KeyHint), "" if unknown.
+	KeyHint string
 }
 
 // NewAccount is the input to Store.CreateAccount.
@@ -49,6 +58,23 @@ type NewAccount struct {
 	Plan         string
 	MonthlyLimit int64
 	KeyHash      KeyHash
+	KeyHint      string // KeyHint(key); optional
+	// PasswordHash is the encoded password hash for dashboard log-in (see auth.HashPassword);
+	// empty for accounts that cannot log in, such as those made by `ipatlas keys create`.
+	PasswordHash string
+}
+
+// SessionHash is the SHA-256 of a dashboard session token; stores keep only this.
+type SessionHash [sha256.Size]byte
+
+// HashSession returns the hash under which a session token is stored.
+func HashSession(token string) SessionHash { return sha256.Sum256([]byte(token)) }
+
+// Session is one logged-in dashboard session.
+type Session struct {
+	Hash      SessionHash
+	AccountID ID
+	ExpiresAt time.Time
 }
 
 // Change records that an account was modified (key rotated, plan or limit changed, disabled),
@@ -85,12 +111,28 @@ type Store interface {
 	AccountByKey(ctx context.Context, h KeyHash) (Account, error)
 	// AccountByID finds an account by id, or returns ErrNotFound.
 	AccountByID(ctx context.Context, id ID) (Account, error)
-	// RotateKey replaces the account's key hash in one transaction and records a Change.
-	// It returns ErrNotFound for an unknown id and ErrKeyTaken when another account holds h.
-	RotateKey(ctx context.Context, id ID, h KeyHash) error
+	// RotateKey replaces the account's key hash and hint in one transaction and records a
+	// Change. It returns ErrNotFound for an unknown id and ErrKeyTaken when another account
+	// holds h.
+	RotateKey(ctx context.Context, id ID, h KeyHash, hint string) error
 	// UpdatePlan sets plan, monthly limit and disabled flag, and records a Change. It
 	// returns ErrNotFound for an unknown id.
 	UpdatePlan(ctx context.Context, id ID, plan string, monthlyLimit int64, disabled bool) error
+
+	// PasswordHash returns the account's encoded password hash, "" when it has none (it
+	// cannot log in), or ErrNotFound for an unknown id.
+	PasswordHash(ctx context.Context, id ID) (string, error)
+	// SetPassword replaces the account's encoded password hash ("" removes the ability to
+	// log in) and ends every session of the account. It returns ErrNotFound for an unknown id.
+	SetPassword(ctx context.Context, id ID, hash string) error
+	// CreateSession stores a session; it also deletes sessions that expired before now.
+	// It returns ErrNotFound when the account does not exist.
+	CreateSession(ctx context.Context, s Session, now time.Time) error
+	// SessionAccount returns the account id of the session with hash h, or ErrNotFound when
+	// there is none or it expired at or before now.
+	SessionAccount(ctx context.Context, h SessionHash, now time.Time) (ID, error)
+	// DeleteSession ends one session; deleting a session that does not exist is not an error.
+	DeleteSession(ctx context.Context, h SessionHash) error
 
 	// Reserve atomically adds up to n to the account's usage of pkg for the month of `at`,
 	// never letting that month's total exceed limit, and returns how much it added (0..n).

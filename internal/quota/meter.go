@@ -231,6 +231,24 @@ func (m *Meter) snapshot() map[leaseKey]*lease {
 	return out
 }
 
+// Unused returns, per package, the units this meter holds reserved for account id but has
+// not used yet: the stored usage minus these is what was actually served (the dashboard
+// shows that). Packages with nothing held are absent.
+func (m *Meter) Unused(id account.ID) map[string]int64 {
+	out := map[string]int64{}
+	for k, l := range m.snapshot() {
+		if k.id != id {
+			continue
+		}
+		l.mu.Lock()
+		if l.remaining > 0 {
+			out[k.pkg] += l.remaining
+		}
+		l.mu.Unlock()
+	}
+	return out
+}
+
 // ReleaseIdle gives back the unused units of leases idle for longer than IdleRelease.
 func (m *Meter) ReleaseIdle(ctx context.Context) {
 	cutoff := m.opt.Now().Add(-m.opt.IdleRelease)

@@ -148,11 +148,12 @@ func (s *Store) CreateAccount(ctx context.Context, a account.NewAccount) (accoun
 		// TIMESTAMPTZ keeps microseconds; truncating here makes the value returned equal the
 		// one read back later.
 		CreatedAt: time.Now().UTC().Truncate(time.Microsecond),
+		KeyHint:   a.KeyHint,
 	}
 	err := s.pool.QueryRow(ctx,
-		`INSERT INTO accounts (email, key_hash, plan, monthly_limit, created_at)
-		 VALUES ($1, $2, $3, $4, $5) RETURNING id`,
-		acct.Email, a.KeyHash[:], acct.Plan, acct.MonthlyLimit, acct.CreatedAt).Scan(&acct.ID)
+		`INSERT INTO accounts (email, key_hash, plan, monthly_limit, created_at, password_hash, key_hint)
+		 VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
+		acct.Email, a.KeyHash[:], acct.Plan, acct.MonthlyLimit, acct.CreatedAt, a.PasswordHash, a.KeyHint).Scan(&acct.ID)
 	if err != nil {
 		return account.Account{}, fmt.Errorf("postgres: create account: %w", mapErr(err))
 	}
@@ -162,8 +163,8 @@ func (s *Store) CreateAccount(ctx context.Context, a account.NewAccount) (accoun
 func (s *Store) accountWhere(ctx context.Context, op, where string, arg any) (account.Account, error) {
 	var a account.Account
 	err := s.pool.QueryRow(ctx,
-		`SELECT id, email, plan, monthly_limit, disabled, created_at FROM accounts `+where, arg).
-		Scan(&a.ID, &a.Email, &a.Plan, &a.MonthlyLimit, &a.Disabled, &a.CreatedAt)
+		`SELECT id, email, plan, monthly_limit, disabled, created_at, key_hint FROM accounts `+where, arg).
+		Scan(&a.ID, &a.Email, &a.Plan, &a.MonthlyLimit, &a.Disabled, &a.CreatedAt, &a.KeyHint)
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
 		return account.Account{}, fmt.Errorf("postgres: %s: %w", op, account.ErrNotFound)
@@ -213,8 +214,8 @@ func (s *Store) updateAccount(ctx context.Context, id account.ID, query string, 
 }
 
 // RotateKey implements account.Store.
-func (s *Store) RotateKey(ctx context.Context, id account.ID, h account.KeyHash) error {
-	if err := s.updateAccount(ctx, id, `UPDATE accounts SET key_hash = $2 WHERE id = $1`, h[:]); err != nil {
+func (s *Store) RotateKey(ctx context.Context, id account.ID, h account.KeyHash, hint string) error {
+	if err := s.updateAccount(ctx, id, `UPDATE accounts SET key_hash = $2, key_hint = $3 WHERE id = $1`, h[:], hint); err != nil {
 		return fmt.Errorf("postgres: rotate key: %w", err)
 	}
 	return nil
@@ -356,4 +357,69 @@ func (s *Store) LastChange(ctx context.Context) (int64, error) {
 		return 0, fmt.Errorf("postgres: last change: %w", err)
 	}
 	return seq, nil
+}
+
+// PasswordHash implements account.Store.
+func (s *Store) PasswordHash(ctx context.Context, id account.ID) (string, error) {
+	var h string
+	err := s.pool.QueryRow(ctx, `SELECT password_hash FROM accounts WHERE id = $1`, int64(id)).Scan(&h)
+	if errors.Is(err, pgx.ErrNoRows) {
+		err = account.ErrNotFound
+	}
+	if err != nil {
+		return "", fmt.Errorf("postgres: password hash: %w", err)
+	}
+	return h, nil
+}
+
+// SetPassword implements account.Store.
+func (s *Store) SetPassword(ctx context.Context, id account.ID, hash string) error {
+	b := &pgx.Batch{}
+	b.BeginTx(pgx.TxOptions{})
+	b.Queue(`UPDATE accounts SET password_hash = $2 WHERE id = $1`, int64(id), hash).Exec(func(ct pgconn.CommandTag) error {
+		if ct.RowsAffected() == 0 {
+			return account.ErrNotFound
+		}
+		return nil
+	})
+	b.Queue(`DELETE FROM sessions WHERE account_id = $1`, int64(id))
+	if err := s.send(ctx, b); err != nil {
+		return fmt.Errorf("postgres: set password: %w", err)
+	}
+	return nil
+}
+
+// CreateSession implements account.Store.
+func (s *Store) CreateSession(ctx context.Context, sess account.Session, now time.Time) error {
+	b := &pgx.Batch{}
+	b.BeginTx(pgx.TxOptions{})
+	b.Queue(`DELETE FROM sessions WHERE expires_at <= $1`, now.UTC())
+	b.Queue(`INSERT INTO sessions (token_hash, account_id, created_at, expires_at) VALUES ($1, $2, $3, $4)`,
+		sess.Hash[:], int64(sess.AccountID), now.UTC(), sess.ExpiresAt.UTC())
+	if err := s.send(ctx, b); err != nil {
+		return fmt.Errorf("postgres: create session: %w", mapErr(err))
+	}
+	return nil
+}
+
+// SessionAccount implements account.Store.
+func (s *Store) SessionAccount(ctx context.Context, h account.SessionHash, now time.Time) (account.ID, error) {
+	var id int64
+	err := s.pool.QueryRow(ctx,
+		`SELECT account_id FROM sessions WHERE token_hash = $1 AND expires_at > $2`, h[:], now.UTC()).Scan(&id)
+	if errors.Is(err, pgx.ErrNoRows) {
+		err = account.ErrNotFound
+	}
+	if err != nil {
+		return 0, fmt.Errorf("postgres: session: %w", err)
+	}
+	return account.ID(id), nil
+}
+
+// DeleteSession implements account.Store.
+func (s *Store) DeleteSession(ctx context.Context, h account.SessionHash) error {
+	if _, err := s.pool.Exec(ctx, `DELETE FROM sessions WHERE token_hash = $1`, h[:]); err != nil {
+		return fmt.Errorf("postgres: delete session: %w", err)
+	}
+	return nil
 }

@@ -111,7 +111,7 @@ func TestNotify(t *testing.T) {
 		name string
 		do   func() error
 	}{
-		{"RotateKey", func() error { return s.RotateKey(ctx, a.ID, account.HashKey("k2")) }},
+		{"RotateKey", func() error { return s.RotateKey(ctx, a.ID, account.HashKey("k2"), "") }},
 		{"UpdatePlan", func() error { return s.UpdatePlan(ctx, a.ID, "pro", 5, false) }},
 	} {
 		if err := update.do(); err != nil {

@@ -230,12 +230,13 @@ func (s *Store) CreateAccount(ctx context.Context, a account.NewAccount) (accoun
 		Plan:         a.Plan,
 		MonthlyLimit: a.MonthlyLimit,
 		CreatedAt:    now(),
+		KeyHint:      a.KeyHint,
 	}
 	err := s.write(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx,
-			`INSERT INTO accounts (email, key_hash, plan, monthly_limit, disabled, created_at)
-			 VALUES (?, ?, ?, ?, 0, ?)`,
-			acct.Email, a.KeyHash[:], acct.Plan, acct.MonthlyLimit, acct.CreatedAt.Format(timeFormat))
+			`INSERT INTO accounts (email, key_hash, plan, monthly_limit, disabled, created_at, password_hash, key_hint)
+			 VALUES (?, ?, ?, ?, 0, ?, ?, ?)`,
+			acct.Email, a.KeyHash[:], acct.Plan, acct.MonthlyLimit, acct.CreatedAt.Format(timeFormat), a.PasswordHash, a.KeyHint)
 		if err != nil {
 			return uniqueErr(err)
 		}
@@ -249,7 +250,7 @@ func (s *Store) CreateAccount(ctx context.Context, a account.NewAccount) (accoun
 	return acct, nil
 }
 
-const selectAccount = `SELECT id, email, plan, monthly_limit, disabled, created_at FROM accounts `
+const selectAccount = `SELECT id, email, plan, monthly_limit, disabled, created_at, key_hint FROM accounts `
 
 func (s *Store) accountWhere(ctx context.Context, op, where string, arg any) (account.Account, error) {
 	var (
@@ -257,7 +258,7 @@ func (s *Store) accountWhere(ctx context.Context, op, where string, arg any) (ac
 		created string
 	)
 	err := s.r.QueryRowContext(ctx, selectAccount+where, arg).
-		Scan(&a.ID, &a.Email, &a.Plan, &a.MonthlyLimit, &a.Disabled, &created)
+		Scan(&a.ID, &a.Email, &a.Plan, &a.MonthlyLimit, &a.Disabled, &created, &a.KeyHint)
 	if err == nil {
 		a.CreatedAt, err = time.Parse(timeFormat, created)
 	}
@@ -307,8 +308,8 @@ func (s *Store) updateAccount(ctx context.Context, id account.ID, query string, 
 }
 
 // RotateKey implements account.Store.
-func (s *Store) RotateKey(ctx context.Context, id account.ID, h account.KeyHash) error {
-	if err := s.updateAccount(ctx, id, `UPDATE accounts SET key_hash = ? WHERE id = ?`, h[:]); err != nil {
+func (s *Store) RotateKey(ctx context.Context, id account.ID, h account.KeyHash, hint string) error {
+	if err := s.updateAccount(ctx, id, `UPDATE accounts SET key_hash = ?, key_hint = ? WHERE id = ?`, h[:], hint); err != nil {
 		return fmt.Errorf("sqlite: rotate key: %w", err)
 	}
 	return nil
@@ -494,4 +495,87 @@ func (s *Store) LastChange(ctx context.Context) (int64, error) {
 		return 0, fmt.Errorf("sqlite: last change: %w", err)
 	}
 	return seq, nil
+}
+
+// PasswordHash implements account.Store.
+func (s *Store) PasswordHash(ctx context.Context, id account.ID) (string, error) {
+	var h string
+	err := s.r.QueryRowContext(ctx, `SELECT password_hash FROM accounts WHERE id = ?`, int64(id)).Scan(&h)
+	if errors.Is(err, sql.ErrNoRows) {
+		err = account.ErrNotFound
+	}
+	if err != nil {
+		return "", fmt.Errorf("sqlite: password hash: %w", err)
+	}
+	return h, nil
+}
+
+// SetPassword implements account.Store.
+func (s *Store) SetPassword(ctx context.Context, id account.ID, hash string) error {
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE accounts SET password_hash = ? WHERE id = ?`, hash, int64(id))
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil {
+			return err
+		} else if n == 0 {
+			return account.ErrNotFound
+		}
+		_, err = tx.ExecContext(ctx, `DELETE FROM sessions WHERE account_id = ?`, int64(id))
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("sqlite: set password: %w", err)
+	}
+	return nil
+}
+
+// CreateSession implements account.Store.
+func (s *Store) CreateSession(ctx context.Context, sess account.Session, now time.Time) error {
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE expires_at <= ?`,
+			now.UTC().Format(timeFormat)); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx,
+			`INSERT INTO sessions (token_hash, account_id, created_at, expires_at) VALUES (?, ?, ?, ?)`,
+			sess.Hash[:], int64(sess.AccountID), now.UTC().Format(timeFormat), sess.ExpiresAt.UTC().Format(timeFormat))
+		return err
+	})
+	if isForeignKey(err) {
+		err = account.ErrNotFound
+	}
+	if err != nil {
+		return fmt.Errorf("sqlite: create session: %w", err)
+	}
+	return nil
+}
+
+// SessionAccount implements account.Store. Times are fixed-width UTC text, so comparing
+// them as strings compares the instants.
+func (s *Store) SessionAccount(ctx context.Context, h account.SessionHash, now time.Time) (account.ID, error) {
+	var id int64
+	err := s.r.QueryRowContext(ctx,
+		`SELECT account_id FROM sessions WHERE token_hash = ? AND expires_at > ?`,
+		h[:], now.UTC().Format(timeFormat)).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		err = account.ErrNotFound
+	}
+	if err != nil {
+		return 0, fmt.Errorf("sqlite: session: %w", err)
+	}
+	return account.ID(id), nil
+}
+
+// DeleteSession implements account.Store.
+func (s *Store) DeleteSession(ctx context.Context, h account.SessionHash) error {
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE token_hash = ?`, h[:])
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("sqlite: delete session: %w", err)
+	}
+	return nil
 }

@@ -40,6 +40,8 @@ func Run(t *testing.T, open func(t *testing.T) account.Store) {
 		{"Usage", testUsage},
 		{"DailyUsage", testDailyUsage},
 		{"ReserveConcurrent", testReserveConcurrent},
+		{"Passwords", testPasswords},
+		{"Sessions", testSessions},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) { tt.fn(t, open(t)) })
@@ -172,7 +174,7 @@ func testCreateAndLookup(t *testing.T, s account.Store) {
 	ctx := t.Context()
 	before := time.Now().Truncate(time.Microsecond)
 	a, err := s.CreateAccount(ctx, account.NewAccount{
-		Email: "  Alice@Example.ORG \n", Plan: "pro", MonthlyLimit: 500, KeyHash: account.HashKey("key-alice"),
+		Email: "  Alice@Example.ORG \n", Plan: "pro", MonthlyLimit: 500, KeyHash: account.HashKey("key-alice"), KeyHint: "key-alic",
 	})
 	if err != nil {
 		t.Fatalf("CreateAccount: %v", err)
@@ -183,7 +185,7 @@ func testCreateAndLookup(t *testing.T, s account.Store) {
 	if a.ID == 0 || a.ID == b.ID {
 		t.Errorf("ids: alice %d, bob %d; want distinct and non-zero", a.ID, b.ID)
 	}
-	want := account.Account{ID: a.ID, Email: "alice@example.org", Plan: "pro", MonthlyLimit: 500, CreatedAt: a.CreatedAt}
+	want := account.Account{ID: a.ID, Email: "alice@example.org", Plan: "pro", MonthlyLimit: 500, CreatedAt: a.CreatedAt, KeyHint: "key-alic"}
 	if diff := cmp.Diff(want, a); diff != "" {
 		t.Errorf("CreateAccount returned (-want +got):\n%s", diff)
 	}
@@ -233,7 +235,7 @@ func testNotFound(t *testing.T, s account.Store) {
 		{"AccountByEmail empty", func() error { _, err := s.AccountByEmail(ctx, ""); return err }},
 		{"AccountByKey", func() error { _, err := s.AccountByKey(ctx, account.HashKey("no-such-key")); return err }},
 		{"AccountByID", func() error { _, err := s.AccountByID(ctx, missing); return err }},
-		{"RotateKey", func() error { return s.RotateKey(ctx, missing, account.HashKey("k")) }},
+		{"RotateKey", func() error { return s.RotateKey(ctx, missing, account.HashKey("k"), "") }},
 		{"UpdatePlan", func() error { return s.UpdatePlan(ctx, missing, "pro", 0, false) }},
 		{"Reserve", func() error { _, err := s.Reserve(ctx, missing, "geo", midMarch, 1, 10); return err }},
 	}
@@ -318,9 +320,10 @@ func testRotateKey(t *testing.T, s account.Store) {
 	b := create(t, s, "bob@example.org", "bob")
 	base := lastChange(t, s)
 
-	if err := s.RotateKey(ctx, a.ID, account.HashKey("new")); err != nil {
+	if err := s.RotateKey(ctx, a.ID, account.HashKey("new"), "new-hint"); err != nil {
 		t.Fatalf("RotateKey: %v", err)
 	}
+	a.KeyHint = "new-hint" // the hint moves with the key
 	if _, err := s.AccountByKey(ctx, account.HashKey("old")); !errors.Is(err, account.ErrNotFound) {
 		t.Errorf("old key: err = %v; want ErrNotFound", err)
 	}
@@ -340,8 +343,11 @@ func testRotateKey(t *testing.T, s account.Store) {
 	}
 
 	// Taking another account's key fails and changes nothing.
-	if err := s.RotateKey(ctx, a.ID, account.HashKey("bob")); !errors.Is(err, account.ErrKeyTaken) {
+	if err := s.RotateKey(ctx, a.ID, account.HashKey("bob"), "bob-hint"); !errors.Is(err, account.ErrKeyTaken) {
 		t.Errorf("RotateKey to bob's key: err = %v; want ErrKeyTaken", err)
+	}
+	if got, err := s.AccountByID(ctx, a.ID); err != nil || got.KeyHint != "new-hint" {
+		t.Errorf("after the refused rotation, KeyHint = %q, %v; want new-hint", got.KeyHint, err)
 	}
 	for key, want := range map[string]account.ID{"new": a.ID, "bob": b.ID} {
 		if got, err := s.AccountByKey(ctx, account.HashKey(key)); err != nil || got.ID != want {
@@ -409,10 +415,10 @@ func testChanges(t *testing.T, s account.Store) {
 		id account.ID
 		do func() error
 	}{
-		{a.ID, func() error { return s.RotateKey(ctx, a.ID, account.HashKey("alice-2")) }},
+		{a.ID, func() error { return s.RotateKey(ctx, a.ID, account.HashKey("alice-2"), "") }},
 		{b.ID, func() error { return s.UpdatePlan(ctx, b.ID, "pro", 0, false) }},
 		{a.ID, func() error { return s.UpdatePlan(ctx, a.ID, "pro", 10, true) }},
-		{b.ID, func() error { return s.RotateKey(ctx, b.ID, account.HashKey("bob-2")) }},
+		{b.ID, func() error { return s.RotateKey(ctx, b.ID, account.HashKey("bob-2"), "") }},
 	}
 	var wantIDs []account.ID
 	for _, op := range ops {
@@ -471,7 +477,7 @@ func testConcurrentChanges(t *testing.T, s account.Store) {
 			if i%2 == 0 {
 				err = s.UpdatePlan(t.Context(), id, fmt.Sprintf("plan-%d", i), int64(i), false)
 			} else {
-				err = s.RotateKey(t.Context(), id, account.HashKey(fmt.Sprintf("rotated-%d", i)))
+				err = s.RotateKey(t.Context(), id, account.HashKey(fmt.Sprintf("rotated-%d", i)), "")
 			}
 			if err != nil {
 				t.Errorf("update %d: %v", i, err)
@@ -933,7 +939,7 @@ func testSharedVisibility(t *testing.T, a, b account.Store) {
 	if _, err := b.CreateAccount(ctx, newAccount("ALICE@example.org", "other")); !errors.Is(err, account.ErrEmailTaken) {
 		t.Errorf("b.CreateAccount with a's email: err = %v; want ErrEmailTaken", err)
 	}
-	if err := b.RotateKey(ctx, alice.ID, account.HashKey("alice-2")); err != nil {
+	if err := b.RotateKey(ctx, alice.ID, account.HashKey("alice-2"), ""); err != nil {
 		t.Fatalf("b.RotateKey: %v", err)
 	}
 	if _, err := a.AccountByKey(ctx, account.HashKey("alice")); !errors.Is(err, account.ErrNotFound) {
@@ -1039,5 +1045,109 @@ func testSharedReserve(t *testing.T, a, b account.Store) {
 			granted := reserveAll(t, stores, workers, acct.ID, midMarch, limit, tt.n)
 			checkTotals(t, stores, acct.ID, midMarch, granted, limit)
 		})
+	}
+}
+
+func testPasswords(t *testing.T, s account.Store) {
+	ctx := t.Context()
+	cli := create(t, s, "cli@example.org", "k-cli") // made without a password, as `keys create` does
+	if h, err := s.PasswordHash(ctx, cli.ID); err != nil || h != "" {
+		t.Fatalf("PasswordHash(no password) = %q, %v; want \"\", nil", h, err)
+	}
+	na := newAccount("web@example.org", "k-web")
+	na.PasswordHash = "$argon2id$v=19$m=1,t=1,p=1$c2FsdA$aGFzaA"
+	web, err := s.CreateAccount(ctx, na)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h, err := s.PasswordHash(ctx, web.ID); err != nil || h != na.PasswordHash {
+		t.Fatalf("PasswordHash = %q, %v; want %q", h, err, na.PasswordHash)
+	}
+	sess := account.Session{Hash: account.HashSession("tok-web"), AccountID: web.ID, ExpiresAt: midMarch.Add(time.Hour)}
+	if err := s.CreateSession(ctx, sess, midMarch); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetPassword(ctx, cli.ID, "new-hash"); err != nil {
+		t.Fatal(err)
+	}
+	if h, err := s.PasswordHash(ctx, cli.ID); err != nil || h != "new-hash" {
+		t.Fatalf("PasswordHash after SetPassword = %q, %v", h, err)
+	}
+	if _, err := s.SessionAccount(ctx, sess.Hash, midMarch); err != nil {
+		t.Fatalf("another account's SetPassword ended this session: %v", err)
+	}
+	if err := s.SetPassword(ctx, web.ID, "other"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.SessionAccount(ctx, sess.Hash, midMarch); !errors.Is(err, account.ErrNotFound) {
+		t.Fatalf("session after SetPassword: err %v, want ErrNotFound", err)
+	}
+	if _, err := s.PasswordHash(ctx, missing); !errors.Is(err, account.ErrNotFound) {
+		t.Errorf("PasswordHash(missing): %v, want ErrNotFound", err)
+	}
+	if err := s.SetPassword(ctx, missing, "x"); !errors.Is(err, account.ErrNotFound) {
+		t.Errorf("SetPassword(missing): %v, want ErrNotFound", err)
+	}
+	// The hash is not part of Account and does not change the key lookup.
+	if got, err := s.AccountByKey(ctx, account.HashKey("k-web")); err != nil || got.ID != web.ID {
+		t.Errorf("AccountByKey after SetPassword = %+v, %v", got, err)
+	}
+}
+
+func testSessions(t *testing.T, s account.Store) {
+	ctx := t.Context()
+	a := create(t, s, "alice@example.org", "alice")
+	b := create(t, s, "bob@example.org", "bob")
+	exp := midMarch.Add(time.Hour)
+	sa := account.Session{Hash: account.HashSession("tok-a"), AccountID: a.ID, ExpiresAt: exp}
+	sb := account.Session{Hash: account.HashSession("tok-b"), AccountID: b.ID, ExpiresAt: exp}
+	for _, ss := range []account.Session{sa, sb} {
+		if err := s.CreateSession(ctx, ss, midMarch); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tests := []struct {
+		name string
+		h    account.SessionHash
+		now  time.Time
+		want account.ID
+		err  error
+	}{
+		{"alice", sa.Hash, midMarch, a.ID, nil},
+		{"bob", sb.Hash, midMarch, b.ID, nil},
+		{"just before expiry", sa.Hash, exp.Add(-time.Microsecond), a.ID, nil},
+		{"at expiry", sa.Hash, exp, 0, account.ErrNotFound},
+		{"unknown token", account.HashSession("nope"), midMarch, 0, account.ErrNotFound},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := s.SessionAccount(ctx, tt.h, tt.now)
+			if got != tt.want || !errors.Is(err, tt.err) {
+				t.Errorf("SessionAccount = %d, %v; want %d, %v", got, err, tt.want, tt.err)
+			}
+		})
+	}
+	if err := s.DeleteSession(ctx, sa.Hash); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.DeleteSession(ctx, sa.Hash); err != nil {
+		t.Errorf("deleting a deleted session: %v", err)
+	}
+	if _, err := s.SessionAccount(ctx, sa.Hash, midMarch); !errors.Is(err, account.ErrNotFound) {
+		t.Errorf("deleted session: %v, want ErrNotFound", err)
+	}
+	if id, err := s.SessionAccount(ctx, sb.Hash, midMarch); err != nil || id != b.ID {
+		t.Errorf("deleting alice's session touched bob's: %d, %v", id, err)
+	}
+	// Creating a session after bob's expired sweeps it; bob's lookup is refused either way.
+	later := account.Session{Hash: account.HashSession("tok-a2"), AccountID: a.ID, ExpiresAt: exp.Add(2 * time.Hour)}
+	if err := s.CreateSession(ctx, later, exp.Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.SessionAccount(ctx, sb.Hash, midMarch); !errors.Is(err, account.ErrNotFound) {
+		t.Errorf("expired session not swept: %v", err)
+	}
+	if err := s.CreateSession(ctx, account.Session{Hash: account.HashSession("x"), AccountID: missing, ExpiresAt: exp}, midMarch); !errors.Is(err, account.ErrNotFound) {
+		t.Errorf("CreateSession(missing account): %v, want ErrNotFound", err)
 	}
 }

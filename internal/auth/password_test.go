@@ -1,0 +1,40 @@
+package auth
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestPassword(t *testing.T) {
+	h := HashPassword("correct horse")
+	if !strings.HasPrefix(h, "$argon2id$v=19$m=65536,t=3,p=2$") {
+		t.Fatalf("encoding %q does not record the algorithm and parameters", h)
+	}
+	if h2 := HashPassword("correct horse"); h2 == h {
+		t.Error("two hashes of one password are equal: no salt")
+	}
+	if err := CheckPassword(h, "correct horse"); err != nil {
+		t.Errorf("right password: %v", err)
+	}
+	// A hash made with other parameters still checks: they are read from the encoding.
+	cheap := "$argon2id$v=19$m=64,t=1,p=1$c2FsdHNhbHQ$"
+	tests := []struct {
+		name, hash, password string
+	}{
+		{"wrong password", h, "correct horsE"},
+		{"empty hash (no password set)", "", ""},
+		{"empty hash, any password", "", "correct horse"},
+		{"other algorithm", strings.Replace(h, "argon2id", "argon2i", 1), "correct horse"},
+		{"truncated", h[:len(h)-10], "correct horse"},
+		{"no hash part", cheap, "x"},
+		{"absurd memory", "$argon2id$v=19$m=99999999,t=1,p=1$c2FsdA$aGFzaA", "x"},
+		{"garbage", "$$$$$", "x"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if err := CheckPassword(tt.hash, tt.password); err != ErrBadPassword {
+				t.Errorf("CheckPassword = %v, want ErrBadPassword", err)
+			}
+		})
+	}
+}

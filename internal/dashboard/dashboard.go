@@ -1,0 +1,529 @@
+// Package dashboard is the account dashboard that `ipatlas serve` offers to people: sign-up,
+// log-in and log-out, the Credentials page (the API key, shown once, and its regeneration),
+// the Usage page (this month's volume per package and a 30-day chart) and an API explorer.
+// Pages are server-rendered from embedded templates; sessions live in the account store,
+// only as hashes, and every form is protected against cross-site request forgery.
+package dashboard
+
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"embed"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"net/mail"
+	"strings"
+	"time"
+
+	"github.com/ipatlas/ipatlas/internal/account"
+	"github.com/ipatlas/ipatlas/internal/auth"
+	"github.com/ipatlas/ipatlas/internal/quota"
+	"github.com/ipatlas/ipatlas/internal/web"
+)
+
+//go:embed templates/*.html static/*
+var assets embed.FS
+
+// KeySyncer applies the store's change log at once (auth.Authenticator), so that on this
+// server a regenerated key is refused before the Credentials page shows the new one.
+type KeySyncer interface {
+	Sync(ctx context.Context) error
+}
+
+// UnusedCounter reports units reserved but not yet served (quota.Meter), so usage shown is
+// what was answered rather than what was reserved in advance.
+type UnusedCounter interface {
+	Unused(id account.ID) map[string]int64
+}
+
+// Options configure a Server. Zero values select the documented defaults.
+type Options struct {
+	Store account.Store // required
+	Plans quota.Plans   // default quota.DefaultPlans()
+	Keys  KeySyncer     // optional
+	Meter UnusedCounter // optional
+	// Signup enables /signup. When false, /signup answers 404 and accounts are made with
+	// `ipatlas keys create`; log-in still works.
+	Signup      bool
+	Log         *slog.Logger // default: discard
+	ClientAddrs web.ClientAddrs
+	// SessionTTL is how long a log-in lasts. Default 7 days.
+	SessionTTL time.Duration
+	// MaxLoginFailures is how many failed log-ins an email, and an address, may have in
+	// LoginWindow before further attempts are refused with 429. Defaults 5 per email and
+	// 20 per address in 15 minutes.
+	MaxLoginFailures     int
+	MaxAddrLoginFailures int
+	LoginWindow          time.Duration
+	Now                  func() time.Time
+}
+
+// Server serves the dashboard. It is safe for concurrent use.
+type Server struct {
+	opt       Options
+	pages     map[string]*template.Template
+	byEmail   *throttle
+	byAddr    *throttle
+	csrfGuard *http.CrossOriginProtection
+	// dummyHash is checked against when an account has no password, so that case takes
+	// as long as a real check.
+	dummyHash string
+}
+
+// New returns a Server; it parses the embedded templates once.
+func New(opt Options) (*Server, error) {
+	if opt.Store == nil {
+		return nil, errors.New("dashboard: no store")
+	}
+	if opt.Plans == nil {
+		opt.Plans = quota.DefaultPlans()
+	}
+	if opt.Log == nil {
+		opt.Log = slog.New(slog.DiscardHandler)
+	}
+	if opt.SessionTTL <= 0 {
+		opt.SessionTTL = 7 * 24 * time.Hour
+	}
+	if opt.MaxLoginFailures <= 0 {
+		opt.MaxLoginFailures = 5
+	}
+	if opt.MaxAddrLoginFailures <= 0 {
+		opt.MaxAddrLoginFailures = 20
+	}
+	if opt.LoginWindow <= 0 {
+		opt.LoginWindow = 15 * time.Minute
+	}
+	if opt.Now == nil {
+		opt.Now = time.Now
+	}
+	s := &Server{
+		opt:       opt,
+		pages:     map[string]*template.Template{},
+		byEmail:   newThrottle(opt.MaxLoginFailures, opt.LoginWindow, 100_000),
+		byAddr:    newThrottle(opt.MaxAddrLoginFailures, opt.LoginWindow, 100_000),
+		csrfGuard: http.NewCrossOriginProtection(),
+		dummyHash: auth.HashPassword("ipatlas: no password set"),
+	}
+	s.csrfGuard.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.renderError(w, r, http.StatusForbidden, "This form was sent from another site, so it was refused.")
+	}))
+	for _, name := range []string{"signup", "login", "credentials", "usage", "explorer", "error"} {
+		t, err := template.ParseFS(assets, "templates/layout.html", "templates/"+name+".html")
+		if err != nil {
+			return nil, fmt.Errorf("dashboard: parse %s: %w", name, err)
+		}
+		s.pages[name] = t
+	}
+	return s, nil
+}
+
+// Register adds the dashboard's routes to mux: /signup, /login, /logout, /account/...,
+// /assets/... and the exact path / (which redirects to the Credentials page or to log-in).
+func (s *Server) Register(mux *http.ServeMux) {
+	static, _ := fs.Sub(assets, "static")
+	files := http.StripPrefix("/assets/", http.FileServerFS(static))
+	mux.Handle("GET /assets/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "public, max-age=3600")
+		files.ServeHTTP(w, r)
+	}))
+	h := func(pattern string, fn func(http.ResponseWriter, *http.Request) error) {
+		mux.Handle(pattern, web.Stack(s.wrap(fn),
+			web.Recover(s.opt.Log),
+			web.LimitRequests(64<<10, 30*time.Second), // forms are small
+			s.csrfGuard.Handler,
+		))
+	}
+	h("GET /{$}", s.root)
+	h("GET /signup", s.signupForm)
+	h("POST /signup", s.signup)
+	h("GET /login", s.loginForm)
+	h("POST /login", s.login)
+	h("POST /logout", s.logout)
+	h("GET /account/{$}", func(w http.ResponseWriter, r *http.Request) error {
+		http.Redirect(w, r, "/account/credentials", http.StatusSeeOther)
+		return nil
+	})
+	h("GET /account/credentials", s.authed(s.credentials))
+	h("POST /account/credentials/regenerate", s.authed(s.regenerate))
+	h("GET /account/usage", s.authed(s.usage))
+	h("GET /account/explorer", s.authed(s.explorer))
+	h("/account/", func(w http.ResponseWriter, r *http.Request) error {
+		return web.Errorf(http.StatusNotFound, "There is no such page.")
+	})
+}
+
+// Handler returns a handler serving only the dashboard's routes (everything else is 404).
+func (s *Server) Handler() http.Handler {
+	mux := http.NewServeMux()
+	s.Register(mux)
+	return mux
+}
+
+// page is the data every template gets.
+type page struct {
+	Title     string
+	Nav       string // which navigation item is current
+	Account   *account.Account
+	CSRF      string
+	Signup    bool
+	Error     string
+	Email     string
+	Key       string // a key shown once, right after it was made
+	KeyStart  string // what the page may show of the current key: its hint, or the prefix
+	Base      string // scheme and host the page was requested on, for examples
+	Confirm   bool
+	Usage     []pkgUsage
+	Month     string
+	Chart     chart
+	Endpoints []Endpoint
+}
+
+// wrap renders errors returned by fn as an HTML page; 5xx causes go to the log only.
+func (s *Server) wrap(fn func(http.ResponseWriter, *http.Request) error) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "no-store")
+		w.Header().Set("X-Frame-Options", "DENY")
+		w.Header().Set("Referrer-Policy", "same-origin")
+		w.Header().Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; frame-ancestors 'none'; form-action 'self'")
+		err := fn(w, r)
+		if err == nil {
+			return
+		}
+		var we *web.Error
+		if errors.As(err, &we) && we.Code < 500 {
+			s.renderError(w, r, we.Code, we.Msg)
+			return
+		}
+		s.opt.Log.ErrorContext(r.Context(), "dashboard: request failed", "path", r.URL.Path, "err", err)
+		s.renderError(w, r, http.StatusInternalServerError, "Something went wrong on our side; please try again.")
+	})
+}
+
+func (s *Server) renderError(w http.ResponseWriter, r *http.Request, code int, msg string) {
+	s.render(w, code, "error", page{Title: http.StatusText(code), Error: msg, Signup: s.opt.Signup})
+}
+
+func (s *Server) render(w http.ResponseWriter, code int, name string, p page) {
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.WriteHeader(code)
+	if err := s.pages[name].Execute(w, p); err != nil {
+		s.opt.Log.Error("dashboard: render", "page", name, "err", err)
+	}
+}
+
+// ---- cookies, sessions, CSRF ----
+
+func secure(r *http.Request) bool { return r.TLS != nil }
+
+// cookieName uses the __Host- prefix when the cookie can be Secure: browsers then refuse it
+// unless it is Secure, host-only and Path=/.
+func cookieName(r *http.Request, base string) string {
+	if secure(r) {
+		return "__Host-" + base
+	}
+	return base
+}
+
+func (s *Server) setCookie(w http.ResponseWriter, r *http.Request, base, value string, maxAge int) {
+	http.SetCookie(w, &http.Cookie{
+		Name: cookieName(r, base), Value: value, Path: "/", MaxAge: maxAge,
+		HttpOnly: true, Secure: secure(r), SameSite: http.SameSiteLaxMode,
+	})
+}
+
+func cookie(r *http.Request, base string) string {
+	c, err := r.Cookie(cookieName(r, base))
+	if err != nil {
+		return ""
+	}
+	return c.Value
+}
+
+const (
+	sessionCookie = "ipatlas_session"
+	preCookie     = "ipatlas_csrf" // CSRF token of forms shown before log-in
+	flashCookie   = "ipatlas_key"  // a new key, shown once on the next view of Credentials
+)
+
+// csrfFor derives a session's form token from its secret token, so nothing more is stored.
+func csrfFor(sessionToken string) string {
+	m := hmac.New(sha256.New, []byte(sessionToken))
+	m.Write([]byte("ipatlas dashboard csrf"))
+	return hex.EncodeToString(m.Sum(nil))
+}
+
+func sameToken(a, b string) bool {
+	return a != "" && subtle.ConstantTimeCompare([]byte(a), []byte(b)) == 1
+}
+
+var errCSRF = web.Errorf(http.StatusForbidden, "The form's security token is missing or does not match your session. Reload the page and try again.")
+
+// preToken returns the anonymous forms' CSRF token, setting its cookie if needed.
+func (s *Server) preToken(w http.ResponseWriter, r *http.Request) string {
+	if t := cookie(r, preCookie); len(t) >= 26 {
+		return t
+	}
+	t := rand.Text()
+	s.setCookie(w, r, preCookie, t, 0)
+	return t
+}
+
+func checkPreToken(r *http.Request) error {
+	if !sameToken(r.PostFormValue("csrf"), cookie(r, preCookie)) {
+		return errCSRF
+	}
+	return nil
+}
+
+type ctxKey struct{}
+
+type session struct {
+	token string
+	acct  account.Account
+}
+
+// authed runs fn with the logged-in account, redirecting to /login without one. POSTs
+// must carry the session's CSRF token.
+func (s *Server) authed(fn func(http.ResponseWriter, *http.Request, session) error) func(http.ResponseWriter, *http.Request) error {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		tok := cookie(r, sessionCookie)
+		var id account.ID
+		err := account.ErrNotFound
+		if tok != "" && len(tok) <= 64 {
+			id, err = s.opt.Store.SessionAccount(r.Context(), account.HashSession(tok), s.opt.Now())
+		}
+		if errors.Is(err, account.ErrNotFound) {
+			if r.Method != http.MethodGet {
+				return web.Errorf(http.StatusUnauthorized, "Your session has ended; log in again.")
+			}
+			http.Redirect(w, r, "/login", http.StatusSeeOther)
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		acct, err := s.opt.Store.AccountByID(r.Context(), id)
+		if err != nil {
+			return err
+		}
+		if r.Method == http.MethodPost && !sameToken(r.PostFormValue("csrf"), csrfFor(tok)) {
+			return errCSRF
+		}
+		return fn(w, r, session{token: tok, acct: acct})
+	}
+}
+
+func (s *Server) newSession(ctx context.Context, w http.ResponseWriter, r *http.Request, id account.ID) error {
+	tok := rand.Text()
+	now := s.opt.Now()
+	err := s.opt.Store.CreateSession(ctx, account.Session{Hash: account.HashSession(tok), AccountID: id, ExpiresAt: now.Add(s.opt.SessionTTL)}, now)
+	if err != nil {
+		return err
+	}
+	s.setCookie(w, r, sessionCookie, tok, int(s.opt.SessionTTL/time.Second))
+	s.setCookie(w, r, preCookie, "", -1)
+	return nil
+}
+
+// ---- handlers ----
+
+func (s *Server) root(w http.ResponseWriter, r *http.Request) error {
+	to := "/login"
+	if cookie(r, sessionCookie) != "" {
+		to = "/account/credentials"
+	}
+	http.Redirect(w, r, to, http.StatusSeeOther)
+	return nil
+}
+
+var errSignupOff = web.Errorf(http.StatusNotFound, "Sign-up is turned off on this server. Ask its operator for an account, or log in if you have one.")
+
+func (s *Server) signupForm(w http.ResponseWriter, r *http.Request) error {
+	if !s.opt.Signup {
+		return errSignupOff
+	}
+	s.render(w, http.StatusOK, "signup", page{Title: "Sign up", Nav: "signup", CSRF: s.preToken(w, r), Signup: true})
+	return nil
+}
+
+const minPassword = 10
+
+func (s *Server) signup(w http.ResponseWriter, r *http.Request) error {
+	if !s.opt.Signup {
+		return errSignupOff
+	}
+	if err := checkPreToken(r); err != nil {
+		return err
+	}
+	email := strings.ToLower(strings.TrimSpace(r.PostFormValue("email")))
+	password := r.PostFormValue("password")
+	fail := func(code int, msg string) error {
+		s.render(w, code, "signup", page{Title: "Sign up", Nav: "signup", CSRF: s.preToken(w, r), Signup: true, Email: email, Error: msg})
+		return nil
+	}
+	if a, err := mail.ParseAddress(email); err != nil || a.Address != email || len(email) > 254 {
+		return fail(http.StatusBadRequest, "Enter a valid email address, such as name@example.org.")
+	}
+	if len(password) < minPassword || len(password) > 1024 {
+		return fail(http.StatusBadRequest, fmt.Sprintf("Choose a password of at least %d characters.", minPassword))
+	}
+	if _, err := s.opt.Store.AccountByEmail(r.Context(), email); err == nil {
+		return fail(http.StatusConflict, "An account with this email already exists (duplicate email). Log in instead.")
+	}
+	key := auth.NewKey()
+	acct, err := s.opt.Store.CreateAccount(r.Context(), account.NewAccount{
+		Email: email, Plan: quota.DefaultPlan, KeyHash: account.HashKey(key), KeyHint: account.KeyHint(key), PasswordHash: auth.HashPassword(password),
+	})
+	if errors.Is(err, account.ErrEmailTaken) {
+		return fail(http.StatusConflict, "An account with this email already exists (duplicate email). Log in instead.")
+	}
+	if err != nil {
+		return err
+	}
+	s.opt.Log.Info("dashboard: account created", "account", acct.ID)
+	if err := s.newSession(r.Context(), w, r, acct.ID); err != nil {
+		return err
+	}
+	s.flashKey(w, r, key)
+	http.Redirect(w, r, "/account/credentials", http.StatusSeeOther)
+	return nil
+}
+
+func (s *Server) loginForm(w http.ResponseWriter, r *http.Request) error {
+	s.render(w, http.StatusOK, "login", page{Title: "Log in", Nav: "login", CSRF: s.preToken(w, r), Signup: s.opt.Signup})
+	return nil
+}
+
+func (s *Server) login(w http.ResponseWriter, r *http.Request) error {
+	if err := checkPreToken(r); err != nil {
+		return err
+	}
+	email := strings.ToLower(strings.TrimSpace(r.PostFormValue("email")))
+	password := r.PostFormValue("password")
+	fail := func(code int, msg string) error {
+		s.render(w, code, "login", page{Title: "Log in", Nav: "login", CSRF: s.preToken(w, r), Signup: s.opt.Signup, Email: email, Error: msg})
+		return nil
+	}
+	now := s.opt.Now()
+	addr := "?"
+	if a, ok := s.opt.ClientAddrs.Of(r); ok {
+		addr = a.String()
+	}
+	if !s.byEmail.allowed(email, now) || !s.byAddr.allowed(addr, now) {
+		w.Header().Set("Retry-After", fmt.Sprint(int(s.opt.LoginWindow/time.Second)))
+		return fail(http.StatusTooManyRequests, "Too many failed log-ins. Wait a few minutes and try again.")
+	}
+	acct, err := s.opt.Store.AccountByEmail(r.Context(), email)
+	var hash string
+	switch {
+	case err == nil:
+		hash, err = s.opt.Store.PasswordHash(r.Context(), acct.ID)
+	case errors.Is(err, account.ErrNotFound):
+		err = nil
+	}
+	if err != nil {
+		return err
+	}
+	if hash == "" {
+		// Spend the same time as a real check, so response times do not reveal which
+		// emails have accounts.
+		hash = s.dummyHash
+	}
+	if auth.CheckPassword(hash, password) != nil || acct.ID == 0 || hash == s.dummyHash {
+		s.byEmail.fail(email, now)
+		s.byAddr.fail(addr, now)
+		s.opt.Log.Info("dashboard: log-in failed", "addr", addr)
+		return fail(http.StatusUnauthorized, "Wrong email or password. (Accounts made with 'ipatlas keys create' have no password and cannot log in.)")
+	}
+	if acct.Disabled {
+		return fail(http.StatusForbidden, "This account is disabled.")
+	}
+	s.byEmail.reset(email)
+	if err := s.newSession(r.Context(), w, r, acct.ID); err != nil {
+		return err
+	}
+	http.Redirect(w, r, "/account/credentials", http.StatusSeeOther)
+	return nil
+}
+
+func (s *Server) logout(w http.ResponseWriter, r *http.Request) error {
+	tok := cookie(r, sessionCookie)
+	if tok != "" {
+		if !sameToken(r.PostFormValue("csrf"), csrfFor(tok)) {
+			return errCSRF
+		}
+		if err := s.opt.Store.DeleteSession(r.Context(), account.HashSession(tok)); err != nil {
+			return err
+		}
+	}
+	s.setCookie(w, r, sessionCookie, "", -1)
+	s.setCookie(w, r, flashCookie, "", -1)
+	http.Redirect(w, r, "/login", http.StatusSeeOther)
+	return nil
+}
+
+// flashKey hands a new key to the next view of the Credentials page in a short-lived
+// HttpOnly cookie: the server keeps only the key's hash, and the browser drops the cookie
+// as soon as the page has shown it.
+func (s *Server) flashKey(w http.ResponseWriter, r *http.Request, key string) {
+	s.setCookie(w, r, flashCookie, key, 300)
+}
+
+func (s *Server) credentials(w http.ResponseWriter, r *http.Request, ss session) error {
+	p := s.accountPage(ss, "Credentials", "credentials")
+	if k := cookie(r, flashCookie); strings.HasPrefix(k, auth.KeyPrefix) && len(k) <= auth.MaxKeyLen {
+		// Show it only if it is still this account's key (not one from before a later
+		// regeneration or another account's).
+		if a, err := s.opt.Store.AccountByKey(r.Context(), account.HashKey(k)); err == nil && a.ID == ss.acct.ID {
+			p.Key = k
+		}
+		s.setCookie(w, r, flashCookie, "", -1)
+	}
+	p.Confirm = r.URL.Query().Get("confirm") == "regenerate"
+	p.Base = "http://" + r.Host
+	if secure(r) {
+		p.Base = "https://" + r.Host
+	}
+	s.render(w, http.StatusOK, "credentials", p)
+	return nil
+}
+
+func (s *Server) regenerate(w http.ResponseWriter, r *http.Request, ss session) error {
+	key, err := auth.RegenerateKey(r.Context(), s.opt.Store, ss.acct.ID)
+	if err != nil {
+		return err
+	}
+	if s.opt.Keys != nil {
+		if err := s.opt.Keys.Sync(r.Context()); err != nil {
+			s.opt.Log.Warn("dashboard: applying the key change at once failed; it applies at the next poll", "err", err)
+		}
+	}
+	s.opt.Log.Info("dashboard: key regenerated", "account", ss.acct.ID)
+	s.flashKey(w, r, key)
+	http.Redirect(w, r, "/account/credentials", http.StatusSeeOther)
+	return nil
+}
+
+func (s *Server) accountPage(ss session, title, nav string) page {
+	a := ss.acct
+	start := a.KeyHint
+	if start == "" {
+		start = auth.KeyPrefix
+	}
+	return page{Title: title, Nav: nav, Account: &a, CSRF: csrfFor(ss.token), Signup: s.opt.Signup, KeyStart: start}
+}
+
+func (s *Server) explorer(w http.ResponseWriter, r *http.Request, ss session) error {
+	p := s.accountPage(ss, "API explorer", "explorer")
+	p.Endpoints = Endpoints()
+	s.render(w, http.StatusOK, "explorer", p)
+	return nil
+}

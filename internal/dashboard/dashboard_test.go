@@ -1,0 +1,417 @@
+package dashboard
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/cookiejar"
+	"net/http/httptest"
+	"net/url"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ipatlas/ipatlas/internal/account"
+	"github.com/ipatlas/ipatlas/internal/account/sqlite"
+	"github.com/ipatlas/ipatlas/internal/auth"
+)
+
+type harness struct {
+	t     *testing.T
+	store account.Store
+	srv   *httptest.Server
+	logs  *bytes.Buffer
+}
+
+func newHarness(t *testing.T, signup bool, tls bool, tweak ...func(*Options)) *harness {
+	t.Helper()
+	st, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	logs := &bytes.Buffer{}
+	opt := Options{Store: st, Signup: signup, Log: slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))}
+	for _, f := range tweak {
+		f(&opt)
+	}
+	d, err := New(opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var srv *httptest.Server
+	if tls {
+		srv = httptest.NewTLSServer(d.Handler())
+	} else {
+		srv = httptest.NewServer(d.Handler())
+	}
+	t.Cleanup(srv.Close)
+	return &harness{t: t, store: st, srv: srv, logs: logs}
+}
+
+// browser is a client with its own cookies, like one person's browser.
+func (h *harness) browser() *http.Client {
+	jar, _ := cookiejar.New(nil)
+	c := h.srv.Client()
+	return &http.Client{Transport: c.Transport, Jar: jar}
+}
+
+type resp struct {
+	code int
+	body string
+	url  string
+}
+
+func (h *harness) get(c *http.Client, path string) resp {
+	h.t.Helper()
+	r, err := c.Get(h.srv.URL + path)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return read(h.t, r)
+}
+
+func (h *harness) post(c *http.Client, path string, form url.Values) resp {
+	h.t.Helper()
+	r, err := c.PostForm(h.srv.URL+path, form)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return read(h.t, r)
+}
+
+func read(t *testing.T, r *http.Response) resp {
+	t.Helper()
+	defer r.Body.Close()
+	b, err := io.ReadAll(r.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp{code: r.StatusCode, body: string(b), url: r.Request.URL.Path}
+}
+
+var (
+	csrfRE = regexp.MustCompile(`name="csrf" value="([^"]+)"`)
+	keyRE  = regexp.MustCompile(`value="(ipa_[A-Z2-7]{26})"`)
+)
+
+// csrf loads path and returns the form token on it.
+func (h *harness) csrf(c *http.Client, path string) string {
+	h.t.Helper()
+	r := h.get(c, path)
+	m := csrfRE.FindStringSubmatch(r.body)
+	if m == nil {
+		h.t.Fatalf("no CSRF token on %s (%d):\n%s", path, r.code, r.body)
+	}
+	return m[1]
+}
+
+// signup signs up from a fresh browser and returns it (logged in) and the key shown.
+func (h *harness) signup(email, password string) (*http.Client, string) {
+	h.t.Helper()
+	c := h.browser()
+	r := h.post(c, "/signup", url.Values{"csrf": {h.csrf(c, "/signup")}, "email": {email}, "password": {password}})
+	m := keyRE.FindStringSubmatch(r.body)
+	if r.code != http.StatusOK || r.url != "/account/credentials" || m == nil {
+		h.t.Fatalf("sign-up: %d at %s, key found %v:\n%s", r.code, r.url, m != nil, r.body)
+	}
+	return c, m[1]
+}
+
+func (h *harness) accountOf(key string) account.Account {
+	h.t.Helper()
+	a, err := h.store.AccountByKey(h.t.Context(), account.HashKey(key))
+	if err != nil {
+		h.t.Fatalf("AccountByKey: %v", err)
+	}
+	return a
+}
+
+func want(t *testing.T, r resp, code int, text string) {
+	t.Helper()
+	if r.code != code || !strings.Contains(r.body, text) {
+		t.Errorf("got %d, want %d with %q; body:\n%s", r.code, code, text, r.body)
+	}
+}
+
+const pw = "correct horse battery"
+
+func TestKeyShownOnceThenHint(t *testing.T) {
+	h := newHarness(t, true, false)
+	c, key := h.signup("ada@example.org", pw)
+	r := h.get(c, "/account/credentials")
+	if strings.Contains(r.body, key) {
+		t.Fatal("the key is shown again on the second view")
+	}
+	want(t, r, http.StatusOK, account.KeyHint(key)+`<span aria-hidden="true">`)
+	if a := h.accountOf(key); a.Email != "ada@example.org" || a.Plan != "free" {
+		t.Errorf("account = %+v", a)
+	}
+}
+
+func TestWrongPassword(t *testing.T) {
+	h := newHarness(t, true, false)
+	h.signup("ada@example.org", pw)
+	c := h.browser()
+	r := h.post(c, "/login", url.Values{"csrf": {h.csrf(c, "/login")}, "email": {"ada@example.org"}, "password": {"not the password"}})
+	want(t, r, http.StatusUnauthorized, "Wrong email or password")
+	if r := h.get(c, "/account/credentials"); r.url != "/login" {
+		t.Errorf("after a wrong password, /account/credentials went to %s, want /login", r.url)
+	}
+	r = h.post(c, "/login", url.Values{"csrf": {h.csrf(c, "/login")}, "email": {"ADA@example.org "}, "password": {pw}})
+	want(t, r, http.StatusOK, "Your API key")
+}
+
+func TestDuplicateEmail(t *testing.T) {
+	h := newHarness(t, true, false)
+	h.signup("ada@example.org", pw)
+	// An account made by `ipatlas keys create` (no password) counts too.
+	if _, err := h.store.CreateAccount(t.Context(), account.NewAccount{Email: "cli@example.org", Plan: "free", KeyHash: account.HashKey(auth.NewKey())}); err != nil {
+		t.Fatal(err)
+	}
+	for _, email := range []string{"ada@example.org", "Ada@Example.org", "cli@example.org"} {
+		c := h.browser()
+		r := h.post(c, "/signup", url.Values{"csrf": {h.csrf(c, "/signup")}, "email": {email}, "password": {pw}})
+		want(t, r, http.StatusConflict, "duplicate email")
+	}
+}
+
+func TestAccountWithoutPasswordCannotLogIn(t *testing.T) {
+	h := newHarness(t, true, false)
+	if _, err := h.store.CreateAccount(t.Context(), account.NewAccount{Email: "cli@example.org", Plan: "free", KeyHash: account.HashKey(auth.NewKey())}); err != nil {
+		t.Fatal(err)
+	}
+	c := h.browser()
+	for _, p := range []string{"", "anything at all"} {
+		r := h.post(c, "/login", url.Values{"csrf": {h.csrf(c, "/login")}, "email": {"cli@example.org"}, "password": {p}})
+		want(t, r, http.StatusUnauthorized, "Wrong email or password")
+	}
+}
+
+func TestMissingCSRFToken(t *testing.T) {
+	h := newHarness(t, true, false)
+	c, key := h.signup("ada@example.org", pw)
+	const msg = "security token is missing or does not match"
+	t.Run("regenerate", func(t *testing.T) {
+		want(t, h.post(c, "/account/credentials/regenerate", url.Values{}), http.StatusForbidden, msg)
+		h.accountOf(key) // still the key
+	})
+	t.Run("logout", func(t *testing.T) {
+		want(t, h.post(c, "/logout", url.Values{}), http.StatusForbidden, msg)
+		if r := h.get(c, "/account/credentials"); r.url != "/account/credentials" {
+			t.Errorf("the refused log-out ended the session")
+		}
+	})
+	t.Run("login", func(t *testing.T) {
+		b := h.browser()
+		h.get(b, "/login") // has the cookie, but the form field is missing
+		want(t, h.post(b, "/login", url.Values{"email": {"ada@example.org"}, "password": {pw}}), http.StatusForbidden, msg)
+	})
+	t.Run("signup", func(t *testing.T) {
+		b := h.browser()
+		want(t, h.post(b, "/signup", url.Values{"csrf": {"forged-token-forged-token-1234"}, "email": {"eve@example.org"}, "password": {pw}}), http.StatusForbidden, msg)
+		if _, err := h.store.AccountByEmail(t.Context(), "eve@example.org"); err == nil {
+			t.Error("the refused sign-up made an account")
+		}
+	})
+	t.Run("cross-site form", func(t *testing.T) {
+		req, _ := http.NewRequest("POST", h.srv.URL+"/account/credentials/regenerate", strings.NewReader(url.Values{"csrf": {h.csrf(c, "/account/credentials")}}.Encode()))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.Header.Set("Sec-Fetch-Site", "cross-site")
+		r, err := c.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want(t, read(t, r), http.StatusForbidden, "sent from another site")
+		h.accountOf(key)
+	})
+}
+
+func TestOtherAccountsToken(t *testing.T) {
+	h := newHarness(t, true, false)
+	a, keyA := h.signup("alice@example.org", pw)
+	b, keyB := h.signup("bob@example.org", pw)
+	tokenB := h.csrf(b, "/account/credentials")
+	// Alice's session cookie with Bob's form token: refused, and nobody's key changes.
+	r := h.post(a, "/account/credentials/regenerate", url.Values{"csrf": {tokenB}})
+	want(t, r, http.StatusForbidden, "does not match your session")
+	h.accountOf(keyA)
+	h.accountOf(keyB)
+	// Alice's own token works, and only on Alice's account.
+	r = h.post(a, "/account/credentials/regenerate", url.Values{"csrf": {h.csrf(a, "/account/credentials")}})
+	m := keyRE.FindStringSubmatch(r.body)
+	if r.code != http.StatusOK || m == nil {
+		t.Fatalf("regenerate: %d\n%s", r.code, r.body)
+	}
+	if _, err := h.store.AccountByKey(t.Context(), account.HashKey(keyA)); err == nil {
+		t.Error("Alice's old key still works")
+	}
+	if got := h.accountOf(m[1]); got.Email != "alice@example.org" {
+		t.Errorf("new key belongs to %s", got.Email)
+	}
+	h.accountOf(keyB)
+	// Bob's page never shows Alice's key, even if her flash cookie were replayed to him.
+	req, _ := http.NewRequest("GET", h.srv.URL+"/account/credentials", nil)
+	req.AddCookie(&http.Cookie{Name: flashCookie, Value: m[1]})
+	resp, err := b.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := read(t, resp); strings.Contains(r.body, m[1]) {
+		t.Error("Bob's credentials page shows Alice's key")
+	}
+}
+
+func TestSignupDisabled(t *testing.T) {
+	h := newHarness(t, false, false)
+	c := h.browser()
+	want(t, h.get(c, "/signup"), http.StatusNotFound, "Sign-up is turned off")
+	want(t, h.post(c, "/signup", url.Values{"email": {"eve@example.org"}, "password": {pw}}), http.StatusNotFound, "Sign-up is turned off")
+	if r := h.get(c, "/login"); strings.Contains(r.body, `href="/signup"`) {
+		t.Error("the log-in page links to the disabled sign-up")
+	}
+	// Log-in still works for accounts with a password.
+	a, err := h.store.CreateAccount(t.Context(), account.NewAccount{Email: "ops@example.org", Plan: "free", KeyHash: account.HashKey(auth.NewKey())})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := h.store.SetPassword(t.Context(), a.ID, auth.HashPassword(pw)); err != nil {
+		t.Fatal(err)
+	}
+	r := h.post(c, "/login", url.Values{"csrf": {h.csrf(c, "/login")}, "email": {"ops@example.org"}, "password": {pw}})
+	want(t, r, http.StatusOK, "Your API key")
+}
+
+func TestLoginThrottled(t *testing.T) {
+	h := newHarness(t, true, false)
+	h.signup("ada@example.org", pw)
+	c := h.browser()
+	tok := h.csrf(c, "/login")
+	for range 5 {
+		want(t, h.post(c, "/login", url.Values{"csrf": {tok}, "email": {"ada@example.org"}, "password": {"wrong password"}}), http.StatusUnauthorized, "Wrong")
+	}
+	// Even the right password is refused until the window passes.
+	want(t, h.post(c, "/login", url.Values{"csrf": {tok}, "email": {"ada@example.org"}, "password": {pw}}), http.StatusTooManyRequests, "Too many failed log-ins")
+}
+
+func TestThrottleBounded(t *testing.T) {
+	th := newThrottle(2, time.Minute, 3)
+	now := time.Unix(1_000_000, 0)
+	for _, k := range []string{"a", "b", "c"} {
+		th.fail(k, now)
+	}
+	if th.allowed("d", now) {
+		t.Error("a new key was let in with the table full of live entries")
+	}
+	if !th.allowed("d", now.Add(time.Minute)) || len(th.hits) != 0 {
+		t.Errorf("expired entries were not swept: %d left", len(th.hits))
+	}
+	th.fail("a", now)
+	th.fail("a", now)
+	if th.allowed("a", now) || !th.allowed("a", now.Add(time.Minute)) {
+		t.Error("window not applied")
+	}
+}
+
+func TestCookies(t *testing.T) {
+	for _, tls := range []bool{false, true} {
+		t.Run(map[bool]string{false: "http", true: "https"}[tls], func(t *testing.T) {
+			h := newHarness(t, true, tls)
+			c := h.browser()
+			tok := h.csrf(c, "/signup")
+			noRedirect := &http.Client{Transport: c.Transport, Jar: c.Jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+			r, err := noRedirect.PostForm(h.srv.URL+"/signup", url.Values{"csrf": {tok}, "email": {"ada@example.org"}, "password": {pw}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			r.Body.Close()
+			name := sessionCookie
+			if tls {
+				name = "__Host-" + sessionCookie
+			}
+			var found bool
+			for _, ck := range r.Cookies() {
+				if ck.Name == name {
+					found = true
+					if !ck.HttpOnly || ck.Secure != tls || ck.SameSite != http.SameSiteLaxMode || ck.Path != "/" || ck.Domain != "" {
+						t.Errorf("session cookie %+v", ck)
+					}
+				}
+			}
+			if !found {
+				t.Errorf("no %s cookie in %v", name, r.Cookies())
+			}
+		})
+	}
+}
+
+func TestNoSecretsInLogs(t *testing.T) {
+	h := newHarness(t, true, false)
+	c, key := h.signup("ada@example.org", pw)
+	h.post(c, "/login", url.Values{"csrf": {h.csrf(c, "/login")}, "email": {"ada@example.org"}, "password": {"wrong password"}})
+	r := h.post(c, "/account/credentials/regenerate", url.Values{"csrf": {h.csrf(c, "/account/credentials")}})
+	key2 := keyRE.FindStringSubmatch(r.body)
+	if key2 == nil {
+		t.Fatal("no key after regeneration")
+	}
+	logs := h.logs.String()
+	if logs == "" {
+		t.Fatal("nothing was logged; the test would prove nothing")
+	}
+	for _, secret := range []string{key, key2[1], pw, "wrong password"} {
+		if strings.Contains(logs, secret) {
+			t.Errorf("the log holds a secret %q:\n%s", secret, logs)
+		}
+	}
+}
+
+func TestLogoutEndsSession(t *testing.T) {
+	h := newHarness(t, true, false)
+	c, _ := h.signup("ada@example.org", pw)
+	r := h.post(c, "/logout", url.Values{"csrf": {h.csrf(c, "/account/credentials")}})
+	if r.url != "/login" {
+		t.Fatalf("after log-out at %s", r.url)
+	}
+	if r := h.get(c, "/account/usage"); r.url != "/login" {
+		t.Errorf("after log-out, /account/usage went to %s", r.url)
+	}
+}
+
+func TestPagesRender(t *testing.T) {
+	h := newHarness(t, true, false)
+	c, _ := h.signup("ada@example.org", pw)
+	for _, p := range []string{"/account/credentials", "/account/usage", "/account/explorer", "/account/credentials?confirm=regenerate"} {
+		r := h.get(c, p)
+		want(t, r, http.StatusOK, `<meta name="viewport"`)
+	}
+	want(t, h.get(c, "/account/nope"), http.StatusNotFound, "no such page")
+	want(t, h.get(c, "/account/usage"), http.StatusOK, "<svg")
+	want(t, h.get(c, "/account/explorer"), http.StatusOK, "/data/country-info")
+	want(t, h.get(c, "/assets/style.css"), http.StatusOK, "font")
+}
+
+type fakeMeter map[string]int64
+
+func (f fakeMeter) Unused(account.ID) map[string]int64 { return f }
+
+// The store holds what was reserved in leases; the page shows what was served.
+func TestUsageSubtractsUnusedLease(t *testing.T) {
+	h := newHarness(t, true, false, func(o *Options) { o.Meter = fakeMeter{"ip-geolocation": 624} })
+	c, key := h.signup("ada@example.org", pw)
+	a := h.accountOf(key)
+	if _, err := h.store.Reserve(context.Background(), a.ID, "ip-geolocation", time.Now(), 625, 10_000); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.store.Reserve(context.Background(), a.ID, "phone-email", time.Now(), 1500, 10_000); err != nil {
+		t.Fatal(err)
+	}
+	r := h.get(c, "/account/usage")
+	want(t, r, http.StatusOK, `data-package="ip-geolocation">1<`)
+	want(t, r, http.StatusOK, `data-package="phone-email">1,500<`)
+	want(t, r, http.StatusOK, "1,501 queries in the last 30 days")
+	want(t, r, http.StatusOK, ">15%</meter>")
+}

@@ -1,0 +1,24 @@
+package dashboard
+
+// Endpoint is one REST endpoint the API explorer offers.
+type Endpoint struct {
+	Path    string // e.g. /data/country-info
+	Package string // the billing package it counts against
+	Example string // an example query string, without the key
+}
+
+// Endpoints is the explorer's list: add a row here when an endpoint is added to the API.
+func Endpoints() []Endpoint {
+	return []Endpoint{
+		{"/data/country-info", "ip-geolocation", "code=IE&localityLanguage=en"},
+		{"/data/countries", "ip-geolocation", "localityLanguage=en"},
+		{"/data/ip-geolocation-with-confidence", "ip-geolocation", "ip=8.8.8.8&localityLanguage=en"},
+		{"/data/network-by-ip", "ip-geolocation", "ip=8.8.8.8"},
+		{"/data/user-risk", "ip-geolocation", "ip=8.8.8.8"},
+		{"/data/hazard-report", "ip-geolocation", "ip=8.8.8.8"},
+		{"/data/network-by-cidr", "network-engineering", "cidr=8.8.8.0/24"},
+		{"/data/asn-info-transit-to", "network-engineering", "asn=AS15169"},
+		{"/data/phone-number-validate", "phone-email", "number=%2B353123456789"},
+		{"/data/reverse-geocode", "reverse-geocoding", "latitude=53.35&longitude=-6.26&localityLanguage=en"},
+	}
+}

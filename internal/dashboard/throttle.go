@@ -1,0 +1,70 @@
+package dashboard
+
+import (
+	"sync"
+	"time"
+)
+
+// throttle counts failed log-ins per key (an email or a client address) in fixed windows.
+// It is bounded: when full, expired entries are dropped, and if none has expired the new key
+// is refused too (failing closed under a flood rather than growing without limit).
+type throttle struct {
+	max    int           // failures allowed per window
+	window time.Duration // how long failures are remembered
+	limit  int           // most keys tracked
+
+	mu   sync.Mutex
+	hits map[string]*window
+}
+
+type window struct {
+	start time.Time
+	n     int
+}
+
+func newThrottle(max int, w time.Duration, limit int) *throttle {
+	return &throttle{max: max, window: w, limit: limit, hits: map[string]*window{}}
+}
+
+// allowed reports whether key may try again at now; it does not count an attempt.
+func (t *throttle) allowed(key string, now time.Time) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	w, ok := t.hits[key]
+	if !ok || now.Sub(w.start) >= t.window {
+		return ok || len(t.hits) < t.limit || t.sweepLocked(now)
+	}
+	return w.n < t.max
+}
+
+// fail records a failed attempt for key.
+func (t *throttle) fail(key string, now time.Time) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	w, ok := t.hits[key]
+	if !ok || now.Sub(w.start) >= t.window {
+		if !ok && len(t.hits) >= t.limit && !t.sweepLocked(now) {
+			return
+		}
+		w = &window{start: now}
+		t.hits[key] = w
+	}
+	w.n++
+}
+
+// reset forgets key's failures (after a successful log-in).
+func (t *throttle) reset(key string) {
+	t.mu.Lock()
+	delete(t.hits, key)
+	t.mu.Unlock()
+}
+
+// sweepLocked drops expired windows and reports whether there is room for a new key.
+func (t *throttle) sweepLocked(now time.Time) bool {
+	for k, w := range t.hits {
+		if now.Sub(w.start) >= t.window {
+			delete(t.hits, k)
+		}
+	}
+	return len(t.hits) < t.limit
+}

@@ -4,16 +4,42 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/ipatlas/ipatlas/internal/build/buildtest"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files from the current output")
+
+var (
+	plainBinOnce sync.Once
+	plainBin     string
+	plainBinErr  error
+)
+
+// plainBinary builds ipatlas once without the race detector, for real-data builds: under
+// -race a full `data update` takes about five times as long (minutes, not seconds), and the
+// build pipeline has race coverage of its own in internal/build and the *build packages.
+func plainBinary(t *testing.T) string {
+	t.Helper()
+	plainBinOnce.Do(func() {
+		plainBin = filepath.Join(filepath.Dir(binPath), "ipatlas-plain")
+		out, err := exec.Command("go", "build", "-o", plainBin, ".").CombinedOutput()
+		if err != nil {
+			plainBinErr = fmt.Errorf("build ipatlas without -race: %v\n%s", err, out)
+		}
+	})
+	if plainBinErr != nil {
+		t.Fatal(plainBinErr)
+	}
+	return plainBin
+}
 
 // realSnapshot runs `ipatlas data update` on the real sources (npm packages through the test
 // cache, shared/data as the mirror) and returns the data directory and the command's stderr.
@@ -30,7 +56,7 @@ func realSnapshot(t *testing.T, dataDir string) string {
 		}
 		t.Skip("real data unavailable (no shared/data beside the repository)")
 	}
-	cmd := exec.Command(binPath, "data", "update", "--data", dataDir, "--cache", cache, "--mirror", mirror)
+	cmd := exec.Command(plainBinary(t), "data", "update", "--data", dataDir, "--cache", cache, "--mirror", mirror)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	if out, err := cmd.Output(); err != nil {

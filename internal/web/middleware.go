@@ -164,10 +164,27 @@ func LimitRequests(maxBody int64, timeout time.Duration) Middleware {
 				r.Body = http.MaxBytesReader(w, r.Body, maxBody)
 			}
 			if timeout > 0 {
-				http.TimeoutHandler(next, timeout, `{"status":503,"description":"The request took too long and was stopped. Please try again."}`).ServeHTTP(w, r)
+				http.TimeoutHandler(next, timeout, timeoutBody).ServeHTTP(jsonOn503{w}, r)
 				return
 			}
 			next.ServeHTTP(w, r)
 		})
 	}
 }
+
+const timeoutBody = `{"status":503,"description":"The request took too long and was stopped. Please try again."}`
+
+// jsonOn503 labels http.TimeoutHandler's own 503 answer as JSON: it writes its body to the
+// outer writer without a Content-Type, which would reach clients as text/plain. Answers of
+// the wrapped handler carry their own Content-Type and pass through unchanged.
+type jsonOn503 struct{ http.ResponseWriter }
+
+func (w jsonOn503) WriteHeader(code int) {
+	if h := w.Header(); code == http.StatusServiceUnavailable && h.Get("Content-Type") == "" {
+		h["Content-Type"] = jsonContentType
+		h.Set("X-Content-Type-Options", "nosniff")
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w jsonOn503) Unwrap() http.ResponseWriter { return w.ResponseWriter }

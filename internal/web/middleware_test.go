@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 )
@@ -98,5 +99,41 @@ func TestLimitRequestsBody(t *testing.T) {
 		if rec.Code != tc.code {
 			t.Errorf("body %d bytes: status %d, want %d", len(tc.body), rec.Code, tc.code)
 		}
+	}
+}
+
+// A handler that overruns the time limit gets the JSON error body, labelled as JSON; one that
+// answers in time keeps its own Content-Type (here: none set, so net/http sniffs HTML).
+func TestLimitRequestsTimeoutIsJSON(t *testing.T) {
+	release := make(chan struct{})
+	defer close(release)
+	slow := LimitRequests(1<<10, 20*time.Millisecond)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+	}))
+	rec := httptest.NewRecorder()
+	slow.ServeHTTP(rec, httptest.NewRequest("GET", "/data/x", nil))
+	if rec.Code != http.StatusServiceUnavailable || !strings.HasPrefix(rec.Header().Get("Content-Type"), "application/json") {
+		t.Fatalf("timeout: %d %q %s", rec.Code, rec.Header().Get("Content-Type"), rec.Body)
+	}
+	var body ErrorBody
+	if err := json.Unmarshal(rec.Body.Bytes(), &body); err != nil || body.Status != 503 || body.Description == "" {
+		t.Errorf("timeout body %s: %v", rec.Body, err)
+	}
+
+	fast := LimitRequests(1<<10, time.Second)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, "<!doctype html><p>page")
+	}))
+	srv := httptest.NewServer(fast) // a real server, which sniffs as clients see it
+	defer srv.Close()
+	resp, err := http.Get(srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if ct := resp.Header.Get("Content-Type"); !strings.HasPrefix(ct, "text/html") {
+		t.Errorf("in-time answer: Content-Type %q, want the sniffed text/html", ct)
 	}
 }

@@ -52,6 +52,9 @@ type Server struct {
 	metrics *web.Metrics
 	ids     *web.RequestIDs
 	views   viewCache
+	// keylessLim is the per-address rate limiter shared by every keyless lookup: the keyless
+	// REST endpoints and GraphQL's free-api draw on the same buckets.
+	keylessLim *keylessLimiter
 }
 
 // New builds the server and its routes.
@@ -62,7 +65,8 @@ func New(opt Options) *Server {
 	if opt.Timeout <= 0 {
 		opt.Timeout = 10 * time.Second
 	}
-	s := &Server{opt: opt, mux: http.NewServeMux(), ids: web.NewRequestIDs()}
+	s := &Server{opt: opt, mux: http.NewServeMux(), ids: web.NewRequestIDs(),
+		keylessLim: newKeylessLimiter(KeylessRate, KeylessBurst, KeylessMaxClients)}
 	if opt.Registry != nil {
 		s.metrics = web.NewMetrics(opt.Registry)
 	}
@@ -77,6 +81,7 @@ func (s *Server) routes() {
 	s.keyed("GET /data/countries", quota.IPGeolocation, s.countries)
 	s.ipRoutes()
 	s.placeRoutes()
+	s.graphqlRoutes()
 	if s.opt.LoadTestStatic {
 		s.keyed("GET "+LoadTestPath, quota.IPGeolocation, s.loadTestStatic)
 	}
@@ -85,6 +90,7 @@ func (s *Server) routes() {
 	s.open("GET /data/sources", s.sources)
 	s.open("GET /healthz", s.healthz)
 	s.open("GET /readyz", s.readyz)
+	s.openapiRoutes()
 	if s.opt.Registry != nil {
 		s.mux.Handle("GET /metrics", promhttp.HandlerFor(s.opt.Registry, promhttp.HandlerOpts{}))
 	}

@@ -1,0 +1,282 @@
+package api
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"net/http"
+	"net/url"
+	"strconv"
+	"sync"
+
+	"github.com/ipatlas/ipatlas/internal/account"
+	"github.com/ipatlas/ipatlas/internal/graphql"
+	"github.com/ipatlas/ipatlas/internal/web"
+)
+
+// GraphQL: POST /graphql/{package} answers a GraphQL query with the package's schema (see
+// package graphql); GET /graphql/{package}/schema.graphql serves that schema as SDL, without
+// a key. The keyed packages take the key as REST does (x-service-key, x-bdc-key or key=).
+// Every lookup counts against the package's monthly volume as the REST call would: a query
+// with three root fields counts three (so GraphQL is no way around the volume). The first
+// unit is charged when the request arrives, so a key or quota failure there is the REST
+// status (401, 402, 403) with the JSON error body; each further root field is charged when
+// it runs, and a refused charge becomes that field's error (extensions.status 402) while the
+// fields before it keep their data. A request that looks nothing up (introspection alone, a
+// body that is not GraphQL) counts once, like a REST call that fails. free-api needs no key: it has the keyless endpoints' CORS headers and
+// per-address rate limit (keyless.go). Every answer to a GraphQL request is HTTP 200 with
+// errors[]; a body that is not a GraphQL request is 400, one over graphql.MaxBodyBytes 413.
+func (s *Server) graphqlRoutes() {
+	gql, err := graphql.New(graphqlAnswerer{s})
+	if err != nil {
+		// Cannot happen with the compiled-in schemas (their tests load them); answer 503
+		// rather than take the REST API down with it.
+		s.opt.Log.Error("GraphQL is disabled: its schemas do not load", "err", err)
+		down := func(http.ResponseWriter, *http.Request) error {
+			return web.Errorf(http.StatusServiceUnavailable, "The GraphQL interface is unavailable on this server.")
+		}
+		s.open("POST /graphql/{package}", down)
+		s.open("GET /graphql/{package}/schema.graphql", down)
+		return
+	}
+	s.open("POST /graphql/{package}", s.graphqlPost(gql, s.keylessLim))
+	s.open("OPTIONS /graphql/{package}", s.graphqlPreflight(gql))
+	s.open("GET /graphql/{package}/schema.graphql", s.graphqlSchema(gql))
+}
+
+// graphqlPackage resolves the {package} path value; an unknown one is a 404.
+func graphqlPackage(gql *graphql.Service, r *http.Request) (*graphql.Package, error) {
+	name := r.PathValue("package")
+	p, ok := gql.Package(name)
+	if !ok {
+		return nil, web.Errorf(http.StatusNotFound, "There is no GraphQL package %s. The packages are ip-geolocation, reverse-geocoding, phone-email, network-engineering and free-api.", quoteInput(name))
+	}
+	return p, nil
+}
+
+// bodyPool holds request body buffers; a body is at most graphql.MaxBodyBytes.
+var bodyPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+func (s *Server) graphqlPost(gql *graphql.Service, lim *keylessLimiter) web.HandlerFunc {
+	keyless := s.keyless(lim, func(w http.ResponseWriter, r *http.Request) error { return nil })
+	return func(w http.ResponseWriter, r *http.Request) error {
+		p, err := graphqlPackage(gql, r)
+		if err != nil {
+			return err
+		}
+		if p.Keyed() {
+			// As keyed() does for REST, with the package from the path.
+			key, _ := authKey(r)
+			acct, err := s.opt.Auth.Authenticate(r.Context(), key)
+			if err != nil {
+				return err
+			}
+			if err := s.opt.Meter.Charge(r.Context(), acct, p.Name()); err != nil {
+				return err
+			}
+			r = r.WithContext(context.WithValue(r.Context(), graphqlBillKey{}, &graphqlBill{acct: acct, pkg: p.Name(), prepaid: true}))
+		} else if err := keyless(w, r); err != nil {
+			return err
+		}
+		buf := bodyPool.Get().(*bytes.Buffer)
+		defer bodyPool.Put(buf)
+		buf.Reset()
+		if _, err := buf.ReadFrom(http.MaxBytesReader(w, r.Body, graphql.MaxBodyBytes)); err != nil {
+			var tooBig *http.MaxBytesError
+			if errors.As(err, &tooBig) {
+				return web.Errorf(http.StatusRequestEntityTooLarge, "The GraphQL request body is larger than the limit of %d bytes.", tooBig.Limit)
+			}
+			return badRequest("The request body could not be read.")
+		}
+		if err := gql.Serve(w, r, p, buf.Bytes()); err != nil {
+			var re *graphql.RequestError
+			if errors.As(err, &re) {
+				return badRequest("%s", re.Msg)
+			}
+			return err
+		}
+		return nil
+	}
+}
+
+// graphqlPreflight answers CORS preflight requests: free-api is for browsers; the keyed
+// packages are not (their key must stay on a server), so they get no CORS headers.
+func (s *Server) graphqlPreflight(gql *graphql.Service) web.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		p, err := graphqlPackage(gql, r)
+		if err != nil {
+			return err
+		}
+		if p.Keyed() {
+			w.Header().Set("Allow", "POST")
+			return web.Errorf(http.StatusMethodNotAllowed, "Method OPTIONS is not allowed on %s; use POST. Only /graphql/free-api answers browsers' preflight requests.", r.URL.Path)
+		}
+		h := w.Header()
+		keylessCORS(h)
+		h.Set("Access-Control-Allow-Methods", "POST, OPTIONS")
+		if req := r.Header.Get("Access-Control-Request-Headers"); req != "" && len(req) <= 1024 {
+			h.Set("Access-Control-Allow-Headers", req)
+		}
+		h.Set("Access-Control-Max-Age", "86400")
+		w.WriteHeader(http.StatusNoContent)
+		return nil
+	}
+}
+
+func (s *Server) graphqlSchema(gql *graphql.Service) web.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		p, err := graphqlPackage(gql, r)
+		if err != nil {
+			return err
+		}
+		sdl := p.SDL()
+		h := w.Header()
+		h.Set("Content-Type", "text/plain; charset=utf-8")
+		h.Set("Content-Length", strconv.Itoa(len(sdl)))
+		h.Set("Access-Control-Allow-Origin", "*") // public, and tools fetch it from browsers
+		w.WriteHeader(http.StatusOK)
+		_, _ = w.Write(sdl)
+		return nil
+	}
+}
+
+// graphqlAnswerer runs REST handlers in-process for the GraphQL executor: no key and no
+// metering (the GraphQL request was checked and charged once), the GraphQL request's
+// context, headers and remote address (so an omitted ip is the caller, behind trusted
+// proxies too), and the REST error table for failures.
+type graphqlAnswerer struct{ s *Server }
+
+// serve runs the REST handler of path; ok is false when there is none. A switch rather
+// than a map of method values: those would allocate a closure per call.
+func (a graphqlAnswerer) serve(path string, w http.ResponseWriter, r *http.Request) (ok bool, err error) {
+	s := a.s
+	switch path {
+	case "/data/ip-geolocation-with-confidence":
+		return true, s.geolocation(w, r)
+	case "/data/country-info":
+		return true, s.countryInfo(w, r)
+	case "/data/countries":
+		return true, s.countries(w, r)
+	case "/data/user-risk":
+		return true, s.userRisk(w, r)
+	case "/data/hazard-report":
+		return true, s.hazardReport(w, r)
+	case "/data/network-by-ip":
+		return true, s.networkByIP(w, r)
+	case "/data/network-by-cidr":
+		return true, s.networkByCIDR(w, r)
+	case "/data/asn-info-transit-to":
+		return true, s.asnInfoTransitTo(w, r)
+	case "/data/phone-number-validate":
+		return true, s.phoneValidate(w, r)
+	case "/data/reverse-geocode":
+		return true, s.reverseGeocode(w, r)
+	case "/data/reverse-geocode-client":
+		return true, s.reverseGeocodeClient(w, r)
+	case "/data/am-i-roaming":
+		return true, s.amIRoaming(w, r)
+	}
+	return false, nil
+}
+
+// graphqlBill is what a keyed GraphQL request owes: every root lookup is one unit of pkg,
+// the first prepaid when the request was let in. Root fields run one after another, so it
+// needs no lock.
+type graphqlBill struct {
+	acct    account.Account
+	pkg     string
+	prepaid bool
+}
+
+type graphqlBillKey struct{}
+
+// charge takes one unit for a lookup of r's request, if it is a keyed one.
+func (a graphqlAnswerer) charge(r *http.Request) error {
+	b, ok := r.Context().Value(graphqlBillKey{}).(*graphqlBill)
+	if !ok {
+		return nil // free-api
+	}
+	if b.prepaid {
+		b.prepaid = false
+		return nil
+	}
+	return a.s.opt.Meter.Charge(r.Context(), b.acct, b.pkg)
+}
+
+// Answer implements graphql.Answerer.
+func (a graphqlAnswerer) Answer(r *http.Request, path, rawQuery string) (int, []byte) {
+	if err := a.charge(r); err != nil {
+		code, desc := statusOf(err)
+		return a.errorBody(code, desc)
+	}
+	// A shallow copy: the handlers only read the request, and must see the new URL only.
+	sub := r.WithContext(r.Context())
+	sub.Method = http.MethodGet
+	sub.URL = &url.URL{Path: path, RawQuery: rawQuery}
+	sub.RequestURI = ""
+	sub.Body = http.NoBody
+	sub.ContentLength = 0
+
+	rec := recorderPool.Get().(*answerRecorder)
+	defer rec.put()
+	ok, err := a.serve(path, rec, sub)
+	if !ok {
+		a.s.opt.Log.ErrorContext(r.Context(), "GraphQL root field has no REST handler", "path", path)
+		return a.errorBody(http.StatusInternalServerError, "An error occurred and the request was not completed. Please try again.")
+	}
+	if err != nil {
+		code, desc := statusOf(err)
+		if code >= 500 {
+			a.s.opt.Log.ErrorContext(r.Context(), "GraphQL lookup failed", "path", path, "status", code, "err", err)
+		}
+		return a.errorBody(code, desc)
+	}
+	if rec.code == 0 {
+		rec.code = http.StatusOK
+	}
+	// The body outlives the recorder: the executor reads it after this returns.
+	return rec.code, bytes.Clone(rec.body)
+}
+
+func (a graphqlAnswerer) errorBody(code int, desc string) (int, []byte) {
+	b, err := web.Marshal(web.ErrorBody{Status: code, Description: desc})
+	if err != nil {
+		b = []byte(`{"status":` + strconv.Itoa(code) + `}`)
+	}
+	return code, b
+}
+
+// answerRecorder is the ResponseWriter of an in-process REST call. It copies the body, since
+// the handlers write from pooled buffers they reuse.
+type answerRecorder struct {
+	header http.Header
+	code   int
+	body   []byte
+}
+
+var recorderPool = sync.Pool{New: func() any { return &answerRecorder{header: make(http.Header, 4)} }}
+
+func (w *answerRecorder) put() {
+	if cap(w.body) > 1<<20 {
+		return
+	}
+	clear(w.header)
+	w.code, w.body = 0, w.body[:0]
+	recorderPool.Put(w)
+}
+
+func (w *answerRecorder) Header() http.Header { return w.header }
+
+func (w *answerRecorder) WriteHeader(code int) {
+	if w.code == 0 {
+		w.code = code
+	}
+}
+
+func (w *answerRecorder) Write(b []byte) (int, error) {
+	if w.code == 0 {
+		w.code = http.StatusOK
+	}
+	w.body = append(w.body, b...)
+	return len(b), nil
+}

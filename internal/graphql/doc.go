@@ -1,0 +1,33 @@
+// Package graphql is ipatlas's GraphQL interface: one schema per package (ip-geolocation,
+// reverse-geocoding, phone-email, network-engineering, free-api), embedded as SDL files,
+// and an executor that answers a query by projecting the JSON answers of the REST
+// endpoints behind its root fields onto the query's selection set.
+//
+// There are no resolvers with logic of their own: each root field is one REST call, named in
+// a table (roots.go) with the REST path; the field's arguments become that endpoint's query
+// parameters under the same names. The REST layer renders every answer as JSON once, so the
+// GraphQL answer has the same values by construction, and only the selected subtrees of
+// that JSON are read. The package owns parsing and validation (github.com/vektah/gqlparser),
+// the schemas and their SDL, introspection, variables, limits and the response format; the
+// caller owns HTTP routing, keys, quotas and the REST handlers, reached through Answerer.
+//
+// Protection, all per request:
+//
+//   - Body: at most MaxBodyBytes (64 KiB) and MaxTokens (2000) GraphQL tokens.
+//   - Depth: fields nest at most MaxDepth (10) levels, introspection fields excepted (the
+//     validator already bounds how deep introspection may nest).
+//   - Cost: at most MaxCost (5000). A root field that runs a lookup costs RootCost (100),
+//     every other field 1, and fields inside a list count once per element the list may
+//     hold: the page size argument for paged lists (transitTo: batchSize, subnets:
+//     subnetsBatchSize), 250 for countries, 20 for the networks of a CIDR range (nested
+//     networks once), DefaultListSize (10) for other lists, 1 for introspection lists
+//     (their answers are precomputed). Arguments given as variables count with their value.
+//   - Response: the data of one answer is at most MaxResponseBytes (2 MiB).
+//   - Parsed and validated documents are kept in an LRU cache of CacheEntries (512)
+//     queries of up to CacheMaxQuery (4 KiB) each, per Service.
+//
+// Introspection (__schema, __type, __typename) is always on; its answers are precomputed
+// from the schema at start, so a full introspection query costs about as much as a lookup.
+// No field or argument is deprecated; @defer is accepted and ignored (deferred fragments
+// are answered in the one response).
+package graphql

@@ -1,0 +1,117 @@
+package graphql
+
+import (
+	"fmt"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestGraphQLLimits(t *testing.T) {
+	aliases := func(n int, field string) string {
+		var b strings.Builder
+		b.WriteString("{")
+		for i := range n {
+			fmt.Fprintf(&b, " a%d: %s", i, field)
+		}
+		b.WriteString(" }")
+		return b.String()
+	}
+	// A fragment chain that doubles the selection at each step: small to write, 2^20 fields
+	// once expanded. The cost meter must refuse it without expanding it.
+	var chain strings.Builder
+	chain.WriteString("{ ipGeolocation { ...F0 } } fragment F20 on IPGeolocation { ip }")
+	for i := range 20 {
+		fmt.Fprintf(&chain, " fragment F%d on IPGeolocation { a: ip ...F%d ...F%d }", i, i+1, i+1)
+	}
+	deep := "{ networkByCidr(cidr: \"8.0.0.0/8\", depthLimit: 5) { networks { networks { networks { networks { networks { networks { networks { network { carriers { asn } } } } } } } } } } }"
+
+	tests := []struct {
+		name, pkg, query string
+		vars             map[string]any
+		code             string // "" when the query must run
+		msg              string
+	}{
+		{"spec example is cheap", IPGeolocation, `{ ipGeolocation { location { city country } confidence network { organisation } } }`, nil, "", ""},
+		{"49 lookups pass", IPGeolocation, aliases(49, "userRisk { risk }"), nil, "", ""},
+		{"50 lookups are too costly", IPGeolocation, aliases(50, "userRisk { risk }"), nil, "COST_LIMIT_EXCEEDED", "estimated cost is over 5000"},
+		{"page size counts", NetworkEngineering, `{ asnInfo(asn: 1, batchSize: 50) { transitTo { asn asnNumeric organisation name registry registeredCountry registeredCountryName totalIpv4Addresses rank rankText } } }`, nil, "", ""},
+		{"page size from a variable", NetworkEngineering, `query($n: Int) { a: asnInfo(asn: 1, batchSize: $n) { transitTo { asn asnNumeric organisation name registry registeredCountry registeredCountryName totalIpv4Addresses rank rankText } } b: asnInfo(asn: 1, batchSize: $n) { transitTo { asn asnNumeric organisation name registry registeredCountry registeredCountryName totalIpv4Addresses rank rankText } } c: asnInfo(asn: 1, batchSize: $n) { transitTo { asn asnNumeric organisation name registry registeredCountry registeredCountryName totalIpv4Addresses rank rankText } } d: asnInfo(asn: 1, batchSize: $n) { transitTo { asn asnNumeric organisation name registry registeredCountry registeredCountryName totalIpv4Addresses rank rankText } } e: asnInfo(asn: 1, batchSize: $n) { transitTo { asn asnNumeric organisation name registry registeredCountry registeredCountryName totalIpv4Addresses rank rankText } } f: asnInfo(asn: 1, batchSize: $n) { transitTo { asn asnNumeric organisation name registry registeredCountry registeredCountryName totalIpv4Addresses rank rankText } } g: asnInfo(asn: 1, batchSize: $n) { transitTo { asn asnNumeric organisation name registry registeredCountry registeredCountryName totalIpv4Addresses rank rankText } } h: asnInfo(asn: 1, batchSize: $n) { transitTo { asn asnNumeric organisation name registry registeredCountry registeredCountryName totalIpv4Addresses rank rankText } } i: asnInfo(asn: 1, batchSize: $n) { transitTo { asn asnNumeric organisation name registry registeredCountry registeredCountryName totalIpv4Addresses rank rankText } } j: asnInfo(asn: 1, batchSize: $n) { transitTo { asn asnNumeric organisation name registry registeredCountry registeredCountryName totalIpv4Addresses rank rankText } } }`,
+			map[string]any{"n": 50}, "COST_LIMIT_EXCEEDED", "too costly"},
+		{"countries with every field of interest", IPGeolocation, `{ countries { isoAlpha2 isoAlpha3 m49Code name isoName isoNameFull unRegion callingCode countryFlagEmoji wikidataId geonameId isIndependent currency { code } } }`, nil, "", ""},
+		{"fragment chain", IPGeolocation, chain.String(), nil, "COST_LIMIT_EXCEEDED", "too costly"},
+		{"ten levels pass", NetworkEngineering, `{ networkByCidr(cidr: "8.0.0.0/8") { networks { networks { networks { networks { networks { networks { network { carriers { asn } } } } } } } } } }`, nil, "", ""},
+		{"eleven levels do not", NetworkEngineering, deep, nil, "DEPTH_LIMIT_EXCEEDED", "nests 11 fields deep; at most 10"},
+		{"depth through fragments", NetworkEngineering, `{ networkByCidr(cidr: "8.0.0.0/8") { ...A } } fragment A on NetworksByCidr { networks { ...B } } fragment B on CidrItem { networks { networks { networks { networks { networks { networks { network { carriers { asn } } } } } } } } }`, nil, "DEPTH_LIMIT_EXCEEDED", "at most 10"},
+		{"too many tokens", IPGeolocation, aliases(700, "__typename"), nil, "GRAPHQL_PARSE_FAILED", "at most 2000 tokens"},
+		{"nested introspection is refused", IPGeolocation, `{ __schema { types { fields { type { fields { type { fields { name } } } } } } } }`, nil, "GRAPHQL_VALIDATION_FAILED", "introspection depth"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, f := newTestService(t)
+			start := time.Now()
+			res := run(t, s, tt.pkg, tt.query, tt.vars)
+			if d := time.Since(start); d > time.Second {
+				t.Errorf("took %v", d)
+			}
+			if tt.code == "" {
+				for _, e := range res.Errors {
+					if c := e.Extensions["code"]; c != codeREST && c != codeInternal {
+						t.Errorf("refused: %+v", res.Errors)
+					}
+				}
+				return
+			}
+			if res.Data != nil || len(res.Errors) != 1 || res.Errors[0].Extensions["code"] != tt.code || !strings.Contains(res.Errors[0].Message, tt.msg) {
+				t.Fatalf("got %+v %s; want one %s error containing %q", res.Errors, res.Data, tt.code, tt.msg)
+			}
+			if calls := f.callList(); len(calls) > 0 {
+				t.Errorf("a refused query ran lookups: %v", calls)
+			}
+		})
+	}
+}
+
+func TestGraphQLResponseSizeLimit(t *testing.T) {
+	s, f := newTestService(t)
+	// A countries answer larger than the limit: the query is cheap (few fields), the answer not.
+	big := `[` + strings.TrimSuffix(strings.Repeat(`{"isoAlpha2":"`+strings.Repeat("X", 1000)+`"},`, MaxResponseBytes/1000), ",") + `]`
+	f.override = map[string]func(url.Values) (int, []byte){
+		pathCountries: func(url.Values) (int, []byte) { return 200, []byte(big) },
+	}
+	res := run(t, s, IPGeolocation, `{ a: countries { isoAlpha2 } b: countries { isoAlpha2 } }`, nil)
+	if string(res.Data) != "null" || len(res.Errors) != 1 || res.Errors[0].Extensions["code"] != codeTooBig {
+		t.Errorf("got %s %+v", res.Data, res.Errors)
+	}
+}
+
+func TestGraphQLCostOfSpecExample(t *testing.T) {
+	s, _ := newTestService(t)
+	p := s.pkgs[IPGeolocation]
+	e := s.document(p, `{ ipGeolocation { location { city country } confidence network { organisation } } }`)
+	c := costMeter{doc: e.doc}
+	if got := c.selectionSet(e.doc.Operations[0].SelectionSet, true, false); got != RootCost+6 {
+		t.Errorf("cost %d, want %d", got, RootCost+6)
+	}
+}
+
+func TestGraphQLIntrospectionQueryIsCheap(t *testing.T) {
+	s, _ := newTestService(t)
+	q, err := readTestdata("introspection.graphql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := s.pkgs[IPGeolocation]
+	e := s.document(p, q)
+	if e.doc == nil {
+		t.Fatalf("refused: %v", e.errs)
+	}
+	if le := checkLimits(e.doc.Operations[0], e.doc, nil); le != nil {
+		t.Fatalf("the standard introspection query is over a limit: %s", le.msg)
+	}
+	c := costMeter{doc: e.doc}
+	if cost := c.selectionSet(e.doc.Operations[0].SelectionSet, true, false); cost > 5*RootCost {
+		t.Errorf("introspection costs %d", cost)
+	}
+}

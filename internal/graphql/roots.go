@@ -1,0 +1,101 @@
+package graphql
+
+import (
+	"net/http"
+	"slices"
+)
+
+// Answerer answers a REST request in-process. path is a REST endpoint such as
+// /data/country-info and rawQuery its query parameters, encoded (no leading '?'). r is the GraphQL request: the answer uses
+// its context, headers and remote address, so an omitted ip means the caller (behind
+// trusted proxies, the address they forward). status is the REST status and body the REST
+// JSON body: the error body {"status":...,"description":...} when status is not 200. The
+// GraphQL request was already authenticated and charged; the answer must not be charged
+// again.
+type Answerer interface {
+	Answer(r *http.Request, path, rawQuery string) (status int, body []byte)
+}
+
+// REST endpoints behind the root fields.
+const (
+	pathGeolocation   = "/data/ip-geolocation-with-confidence"
+	pathCountryInfo   = "/data/country-info"
+	pathCountries     = "/data/countries"
+	pathUserRisk      = "/data/user-risk"
+	pathHazardReport  = "/data/hazard-report"
+	pathNetworkByIP   = "/data/network-by-ip"
+	pathNetworkByCIDR = "/data/network-by-cidr"
+	pathASNInfo       = "/data/asn-info-transit-to"
+	pathPhone         = "/data/phone-number-validate"
+	pathReverse       = "/data/reverse-geocode"
+	pathReverseClient = "/data/reverse-geocode-client"
+	pathAmIRoaming    = "/data/am-i-roaming"
+)
+
+// root is one root field: the REST endpoint that answers it and, when the field is a part
+// of that answer, the members leading to it. Its arguments are the endpoint's query
+// parameters of the same names (see synonyms for the exceptions).
+type root struct {
+	path string
+	sub  []string
+}
+
+// rootTable maps each package's root fields to REST. Aliases are the root names the
+// commercial service's SDKs send; they answer exactly as the field they stand for.
+var rootTable = map[string]map[string]root{
+	IPGeolocation: {
+		"ipGeolocation": {path: pathGeolocation},
+		"ipData":        {path: pathGeolocation}, // alias
+		"countryInfo":   {path: pathCountryInfo},
+		"countries":     {path: pathCountries},
+		"userRisk":      {path: pathUserRisk},
+		"hazardReport":  {path: pathHazardReport},
+		"networkByIp":   {path: pathNetworkByIP},
+		"timeZone":      {path: pathGeolocation, sub: []string{"location", "timeZone"}},
+	},
+	ReverseGeocoding: {
+		"reverseGeocode": {path: pathReverse},
+		"locationData":   {path: pathReverse}, // alias
+	},
+	PhoneEmail: {
+		"phoneNumber": {path: pathPhone},
+	},
+	NetworkEngineering: {
+		"networkByIp":   {path: pathNetworkByIP},
+		"network":       {path: pathNetworkByIP}, // alias
+		"networkByCidr": {path: pathNetworkByCIDR},
+		"asnInfo":       {path: pathASNInfo},
+		"asnInfoFull":   {path: pathASNInfo}, // alias
+	},
+	FreeAPI: {
+		"reverseGeocodeClient": {path: pathReverseClient},
+		"amIRoaming":           {path: pathAmIRoaming},
+	},
+}
+
+// synonyms are arguments that fill a REST parameter of another name, only when the
+// argument of that name is not given: the SDKs send locale for localityLanguage.
+var synonyms = map[string]string{"locale": "localityLanguage"}
+
+// typeField names a field of an object type.
+type typeField struct{ typ, field string }
+
+// derived are GraphQL-only fields: their value is read at a member path of the root
+// field's whole REST answer rather than from the object they belong to. Location.country
+// exists because the spec's example query asks for location { city country }; REST writes
+// the country once, at the top level.
+var derived = map[typeField][]string{
+	{"Location", "country"}: {"country", "name"},
+}
+
+// servedBy lists the packages other than pkg whose schema has the root field name.
+func servedBy(name, pkg string) []string {
+	var out []string
+	for _, p := range PackageNames() {
+		if _, ok := rootTable[p][name]; ok && p != pkg {
+			out = append(out, p)
+		}
+	}
+	slices.Sort(out)
+	return out
+}

@@ -147,6 +147,7 @@ func get(t *testing.T, url string, headers map[string]string) (int, []byte) {
 	}
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
+	checkOpenAPI(t, req.Method, req.URL.Path, resp.StatusCode, resp.Header, b)
 	return resp.StatusCode, b
 }
 

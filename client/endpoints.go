@@ -1,0 +1,217 @@
+package client
+
+import (
+	"context"
+	"net/url"
+	"strconv"
+	"time"
+)
+
+// Request options. A zero field is left out of the query, so the server's default applies
+// (its documentation on /docs gives each default and limit).
+
+// GeolocationRequest asks where an address is.
+type GeolocationRequest struct {
+	IP               string // empty: the caller's own address
+	LocalityLanguage string // ISO 639-1, or "default" for the country's own language
+	// UTCReference is the instant for the time zone fields; zero means now (and the
+	// answer's TimeZone.UTCTime is then empty).
+	UTCReference time.Time
+}
+
+// NetworkByIPRequest asks for the network holding an address.
+type NetworkByIPRequest struct {
+	IP               string // empty: the caller's own address
+	LocalityLanguage string
+}
+
+// NetworkByCIDRRequest asks for the networks within a range.
+type NetworkByCIDRRequest struct {
+	CIDR             string // required: 8.8.8.0/22 or 2001:4860::/32
+	DepthLimit       int    // 1 to 5; 0: the server's default (1)
+	SubnetsBatchSize int    // 1 to 20; 0: the server's default (20)
+	SubnetsOffset    int
+	BogonsOnly       bool
+	LocalityLanguage string
+}
+
+// ASNInfoRequest asks for an AS and the ASes it carries traffic to.
+type ASNInfoRequest struct {
+	ASN              uint32 // required
+	BatchSize        int    // 1 to 50; 0: the server's default (10)
+	Offset           int
+	LocalityLanguage string
+}
+
+// IPRequest names an address for the risk endpoints.
+type IPRequest struct {
+	IP string // empty: the caller's own address
+}
+
+// PhoneRequest asks to validate a phone number.
+type PhoneRequest struct {
+	Number           string // required, any format
+	CountryCode      string // ISO 3166-1 code; may be empty for a number in international form
+	LocalityLanguage string
+}
+
+// CountryInfoRequest asks for one country.
+type CountryInfoRequest struct {
+	Code             string // required: IE, IRL or 372
+	LocalityLanguage string
+}
+
+// CountriesRequest asks for every country.
+type CountriesRequest struct {
+	LocalityLanguage string
+}
+
+// ReverseGeocodeRequest asks for the place at a coordinate.
+type ReverseGeocodeRequest struct {
+	Latitude, Longitude float64
+	LocalityLanguage    string
+}
+
+// ReverseGeocodeClientRequest asks the keyless reverse geocoder.
+type ReverseGeocodeClientRequest struct {
+	Position         *Point // nil: answer from the caller's own address
+	LocalityLanguage string
+}
+
+// AmIRoamingRequest compares the device's position with the caller's network.
+type AmIRoamingRequest struct {
+	Latitude, Longitude float64
+	LocalityLanguage    string
+}
+
+// query builds a query string, leaving out empty values.
+type query url.Values
+
+func (q query) str(name, v string) query {
+	if v != "" {
+		url.Values(q).Set(name, v)
+	}
+	return q
+}
+
+func (q query) int(name string, v int) query {
+	if v != 0 {
+		url.Values(q).Set(name, strconv.Itoa(v))
+	}
+	return q
+}
+
+// float always sets the value: 0 is a coordinate.
+func (q query) float(name string, v float64) query {
+	url.Values(q).Set(name, strconv.FormatFloat(v, 'f', -1, 64))
+	return q
+}
+
+// call GETs path and decodes the answer as a T; on failure it returns no value.
+func call[T any](ctx context.Context, c *Client, path string, q url.Values, auth keyed) (*T, error) {
+	var out T
+	if err := c.get(ctx, path, q, auth, &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// IPGeolocationWithConfidence calls /data/ip-geolocation-with-confidence.
+func (c *Client) IPGeolocationWithConfidence(ctx context.Context, r GeolocationRequest) (*Geolocation, error) {
+	q := query{}.str("ip", r.IP).str("localityLanguage", r.LocalityLanguage)
+	if !r.UTCReference.IsZero() {
+		q.str("utcReference", strconv.FormatInt(r.UTCReference.Unix(), 10))
+	}
+	return call[Geolocation](ctx, c, "/data/ip-geolocation-with-confidence", url.Values(q), withKey)
+}
+
+// NetworkByIP calls /data/network-by-ip.
+func (c *Client) NetworkByIP(ctx context.Context, r NetworkByIPRequest) (*NetworkByIP, error) {
+	q := query{}.str("ip", r.IP).str("localityLanguage", r.LocalityLanguage)
+	return call[NetworkByIP](ctx, c, "/data/network-by-ip", url.Values(q), withKey)
+}
+
+// NetworkByCIDR calls /data/network-by-cidr.
+func (c *Client) NetworkByCIDR(ctx context.Context, r NetworkByCIDRRequest) (*NetworkByCIDR, error) {
+	q := query{}.str("cidr", r.CIDR).int("depthLimit", r.DepthLimit).int("subnetsBatchSize", r.SubnetsBatchSize).
+		int("subnetsOffset", r.SubnetsOffset).str("localityLanguage", r.LocalityLanguage)
+	if r.BogonsOnly {
+		q.str("bogonsOnly", "true")
+	}
+	return call[NetworkByCIDR](ctx, c, "/data/network-by-cidr", url.Values(q), withKey)
+}
+
+// ASNInfoTransitTo calls /data/asn-info-transit-to.
+func (c *Client) ASNInfoTransitTo(ctx context.Context, r ASNInfoRequest) (*ASInfo, error) {
+	q := query{}.str("asn", strconv.FormatUint(uint64(r.ASN), 10)).int("batchSize", r.BatchSize).
+		int("offset", r.Offset).str("localityLanguage", r.LocalityLanguage)
+	return call[ASInfo](ctx, c, "/data/asn-info-transit-to", url.Values(q), withKey)
+}
+
+// UserRisk calls /data/user-risk.
+func (c *Client) UserRisk(ctx context.Context, r IPRequest) (*UserRisk, error) {
+	return call[UserRisk](ctx, c, "/data/user-risk", url.Values(query{}.str("ip", r.IP)), withKey)
+}
+
+// HazardReport calls /data/hazard-report.
+func (c *Client) HazardReport(ctx context.Context, r IPRequest) (*HazardReport, error) {
+	return call[HazardReport](ctx, c, "/data/hazard-report", url.Values(query{}.str("ip", r.IP)), withKey)
+}
+
+// PhoneNumberValidate calls /data/phone-number-validate.
+func (c *Client) PhoneNumberValidate(ctx context.Context, r PhoneRequest) (*PhoneValidation, error) {
+	q := query{}.str("number", r.Number).str("countryCode", r.CountryCode).str("localityLanguage", r.LocalityLanguage)
+	return call[PhoneValidation](ctx, c, "/data/phone-number-validate", url.Values(q), withKey)
+}
+
+// CountryInfo calls /data/country-info.
+func (c *Client) CountryInfo(ctx context.Context, r CountryInfoRequest) (*Country, error) {
+	q := query{}.str("code", r.Code).str("localityLanguage", r.LocalityLanguage)
+	return call[Country](ctx, c, "/data/country-info", url.Values(q), withKey)
+}
+
+// Countries calls /data/countries.
+func (c *Client) Countries(ctx context.Context, r CountriesRequest) ([]Country, error) {
+	out, err := call[[]Country](ctx, c, "/data/countries", url.Values(query{}.str("localityLanguage", r.LocalityLanguage)), withKey)
+	if err != nil {
+		return nil, err
+	}
+	return *out, nil
+}
+
+// ReverseGeocode calls /data/reverse-geocode.
+func (c *Client) ReverseGeocode(ctx context.Context, r ReverseGeocodeRequest) (*ReverseGeocode, error) {
+	q := query{}.float("latitude", r.Latitude).float("longitude", r.Longitude).str("localityLanguage", r.LocalityLanguage)
+	return call[ReverseGeocode](ctx, c, "/data/reverse-geocode", url.Values(q), withKey)
+}
+
+// ReverseGeocodeClient calls the keyless /data/reverse-geocode-client. It is meant for
+// code running on the user's device; the key is not sent.
+func (c *Client) ReverseGeocodeClient(ctx context.Context, r ReverseGeocodeClientRequest) (*ReverseGeocode, error) {
+	q := query{}.str("localityLanguage", r.LocalityLanguage)
+	if r.Position != nil {
+		q.float("latitude", r.Position.Latitude).float("longitude", r.Position.Longitude)
+	}
+	return call[ReverseGeocode](ctx, c, "/data/reverse-geocode-client", url.Values(q), keyless)
+}
+
+// AmIRoaming calls the keyless /data/am-i-roaming; the key is not sent.
+func (c *Client) AmIRoaming(ctx context.Context, r AmIRoamingRequest) (*AmIRoaming, error) {
+	q := query{}.float("latitude", r.Latitude).float("longitude", r.Longitude).str("localityLanguage", r.LocalityLanguage)
+	return call[AmIRoaming](ctx, c, "/data/am-i-roaming", url.Values(q), keyless)
+}
+
+// Sources calls the keyless /data/sources.
+func (c *Client) Sources(ctx context.Context) (*Sources, error) {
+	return call[Sources](ctx, c, "/data/sources", nil, keyless)
+}
+
+// Health calls /healthz.
+func (c *Client) Health(ctx context.Context) (*Health, error) {
+	return call[Health](ctx, c, "/healthz", nil, keyless)
+}
+
+// Ready calls /readyz: an error (an *Error with status 503) until the server has data.
+func (c *Client) Ready(ctx context.Context) (*Ready, error) {
+	return call[Ready](ctx, c, "/readyz", nil, keyless)
+}

@@ -129,7 +129,7 @@ func DefaultCatalog() []Source {
 			Name: "datahub-country-codes", Licence: "PDDL-1.0",
 			Attribution: "Country codes from datahub.io (github.com/datasets/country-codes).",
 			Homepage:    "https://github.com/datasets/country-codes",
-			Fetch:       MirrorOnly{}, Feeds: []string{"country.m49Code", "country.callingCode", "country.geonameId", "country.wikidataId", "country.isIndependent"},
+			Fetch:       datahubCountryCodes, Feeds: []string{"country.m49Code", "country.callingCode", "country.geonameId", "country.wikidataId", "country.isIndependent", "country.isoNameFull"},
 		},
 		{
 			Name: "geo-maps-countries-maritime", Licence: "ODbL-1.0 (OpenStreetMap-derived data); MIT (package)",
@@ -254,8 +254,8 @@ func DefaultCatalog() []Source {
 			Name: "worldbank-class", Licence: "CC-BY-4.0",
 			Attribution: "World Bank country classifications (CLASS), CC BY 4.0.",
 			Homepage:    "https://datahelpdesk.worldbank.org/knowledgebase/articles/906519",
-			Fetch:       MirrorOnly{}, Feeds: []string{"country.wbRegion", "country.wbIncomeLevel"},
-			Notes: "Classification for FY2023; income levels change every July.",
+			Fetch:       worldBankClass, Feeds: []string{"country.wbRegion", "country.wbIncomeLevel"},
+			Notes: "The current CLASS workbook (a mirror may hold an older fiscal year's CLASS_FY*.xlsx); income levels change every July.",
 		},
 		{
 			Name: "x4bnet-lists-vpn", Licence: "MIT",
@@ -337,6 +337,13 @@ var (
 		{Path: "ipv6-unicast-address-assignments.xml", URL: ianaAssignments + "ipv6-unicast-address-assignments/ipv6-unicast-address-assignments.xml"},
 		{Path: "iana-ipv4-special-registry.xml", URL: ianaAssignments + "iana-ipv4-special-registry/iana-ipv4-special-registry.xml"},
 		{Path: "iana-ipv6-special-registry.xml", URL: ianaAssignments + "iana-ipv6-special-registry/iana-ipv6-special-registry.xml"},
+	}}
+	// The country tables change a few times a year; a week-old copy is current enough.
+	datahubCountryCodes = URLs{MaxAge: 7 * liveMaxAge, Files: []URLFile{
+		{Path: "country-codes.csv", URL: "https://raw.githubusercontent.com/datasets/country-codes/HEAD/data/country-codes.csv"},
+	}}
+	worldBankClass = URLs{MaxAge: 7 * liveMaxAge, Files: []URLFile{
+		{Path: "CLASS.xlsx", URL: "https://databank.worldbank.org/data/download/site-content/CLASS.xlsx"},
 	}}
 	rirStatistics = URLs{MaxAge: liveMaxAge, Files: []URLFile{
 		{Path: "delegated-afrinic-extended-latest", URL: "https://ftp.afrinic.net/pub/stats/afrinic/delegated-afrinic-extended-latest", Optional: true},

@@ -206,3 +206,22 @@ func xlsxFile(t testing.TB, rows [][]string) []byte {
 func xmlEscape(s string) string {
 	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(s)
 }
+
+// TestWBRegionNames: every region name of the workbooks, old and new, maps onto the spec's
+// table; the FY2025 renaming of MEA keeps its id.
+func TestWBRegionNames(t *testing.T) {
+	for name, id := range map[string]string{
+		"Latin America & Caribbean":                         "LCN",
+		"Middle East & North Africa":                        "MEA",
+		"Middle East, North Africa, Afghanistan & Pakistan": "MEA",
+		"North America":                                     "NAC",
+	} {
+		g, ok := wbRegion(name)
+		if !ok || g.ID != id || g.Value != name {
+			t.Errorf("wbRegion(%q) = %+v, %v; want id %s", name, g, ok, id)
+		}
+	}
+	if _, ok := wbRegion("Aggregates"); ok {
+		t.Error("an aggregate is not a region")
+	}
+}

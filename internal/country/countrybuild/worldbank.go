@@ -266,7 +266,10 @@ func wbRegion(name string) (country.WBGroup, bool) {
 		id, iso2 = "SSF", "ZG"
 	case "Europe & Central Asia":
 		id, iso2 = "ECS", "Z7"
-	case "Middle East & North Africa":
+	case "Middle East & North Africa",
+		// The name since FY2025, when Afghanistan and Pakistan moved in from South Asia;
+		// the API kept the id.
+		"Middle East, North Africa, Afghanistan & Pakistan":
 		id, iso2 = "MEA", "ZQ"
 	case "East Asia & Pacific":
 		id, iso2 = "EAS", "Z4"

@@ -4,11 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/ipatlas/ipatlas/internal/account"
@@ -233,5 +235,27 @@ func BenchmarkAuthQuota(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		h.ServeHTTP(w, r)
+	}
+}
+
+// stuckAuth is an account store that does not answer: it waits for the request's context.
+type stuckAuth struct{}
+
+func (stuckAuth) Authenticate(ctx context.Context, _ string) (account.Account, error) {
+	<-ctx.Done()
+	return account.Account{}, fmt.Errorf("reading the key: %w", ctx.Err())
+}
+
+// A store that does not answer within the request's time limit gives a 503 with the JSON
+// error body, not a hung request or a 500.
+func TestStoreTimeoutIs503(t *testing.T) {
+	s := New(Options{Log: slog.New(slog.DiscardHandler), Auth: stuckAuth{}, Meter: fakeMeter{},
+		Data: dataset.NewStatic(datasettest.Snapshot(t)), Timeout: 30 * time.Millisecond})
+	rec := httptest.NewRecorder()
+	s.Handler().ServeHTTP(rec, httptest.NewRequest("GET", "/data/country-info?code=IE&key=k", nil))
+	var body web.ErrorBody
+	if rec.Code != http.StatusServiceUnavailable || json.Unmarshal(rec.Body.Bytes(), &body) != nil || body.Status != 503 ||
+		!strings.HasPrefix(rec.Header().Get("Content-Type"), "application/json") {
+		t.Errorf("got %d %q %s, want a 503 JSON error", rec.Code, rec.Header().Get("Content-Type"), rec.Body)
 	}
 }

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -27,6 +28,8 @@ var statusTable = []struct {
 	{quota.ErrExceeded, http.StatusPaymentRequired, "The monthly query volume of this key is used up."},
 	{quota.ErrForbidden, http.StatusForbidden, "This key has no permission for this endpoint."},
 	{errNotFound, http.StatusNotFound, "No valid entry was found for the request."},
+	// The request's time limit (web.LimitRequests) ended a store call.
+	{context.DeadlineExceeded, http.StatusServiceUnavailable, "The request took too long and was stopped. Please try again."},
 }
 
 // statusOf maps err to a status and a client-safe description. Unknown errors are 500 with

@@ -6,31 +6,46 @@ import (
 	"github.com/nyaruka/phonenumbers"
 )
 
-// BenchmarkValidate measures one Validate call after Warm, for the shapes of input the API
-// sees most. The budget is 20 µs per call (see the package documentation).
+// benchCases are the shapes of input the API sees most.
+var benchCases = []struct{ name, number, region, lang string }{
+	{"AU-fixed-international", "+61 2 9374 4000", "", "en"},
+	{"AU-fixed-national", "(02) 9374 4000", "AU", "en"},
+	{"DE-fixed-de", "+49 30 901820", "", "de"},
+	{"DE-mobile-national", "0151 23456789", "DE", "en"},
+	{"US-fixed-or-mobile", "+1 650-253-0000", "", "en"},
+	{"US-toll-free-letters", "1-800-FLOWERS", "US", "en"},
+	{"GB-mobile-cs", "+44 7400 123456", "", "cs"},
+	{"BR-mobile-pt", "+55 11 96123-4567", "", "pt-BR"},
+	{"invalid", "+1 999 555 0100", "", "en"},
+	{"not-a-number", "hello", "", "en"},
+}
+
+// BenchmarkValidate measures one Validate call after Warm, for benchCases. The budget is
+// 20 µs per call (see the package documentation).
 func BenchmarkValidate(b *testing.B) {
+	benchValidate(b, Validate)
+}
+
+// BenchmarkValidateLegacy measures legacyValidate, Validate before plan.go, on the same
+// cases, for comparison in the same run:
+//
+//	go test -run '^$' -bench 'Validate(Legacy)?$' -benchmem ./internal/phone/
+func BenchmarkValidateLegacy(b *testing.B) {
+	benchValidate(b, legacyValidate)
+}
+
+func benchValidate(b *testing.B, validate func(number, region, lang string) (Result, error)) {
 	if err := Warm(); err != nil {
 		b.Fatal(err)
 	}
-	for _, c := range []struct{ name, number, region, lang string }{
-		{"AU-fixed-international", "+61 2 9374 4000", "", "en"},
-		{"AU-fixed-national", "(02) 9374 4000", "AU", "en"},
-		{"DE-fixed-de", "+49 30 901820", "", "de"},
-		{"DE-mobile-national", "0151 23456789", "DE", "en"},
-		{"US-fixed-or-mobile", "+1 650-253-0000", "", "en"},
-		{"US-toll-free-letters", "1-800-FLOWERS", "US", "en"},
-		{"GB-mobile-cs", "+44 7400 123456", "", "cs"},
-		{"BR-mobile-pt", "+55 11 96123-4567", "", "pt-BR"},
-		{"invalid", "+1 999 555 0100", "", "en"},
-		{"not-a-number", "hello", "", "en"},
-	} {
+	for _, c := range benchCases {
 		b.Run(c.name, func(b *testing.B) {
-			if _, err := Validate(c.number, c.region, c.lang); err != nil && c.name != "not-a-number" {
+			if _, err := validate(c.number, c.region, c.lang); err != nil && c.name != "not-a-number" {
 				b.Fatal(err)
 			}
 			b.ReportAllocs()
 			for b.Loop() {
-				_, _ = Validate(c.number, c.region, c.lang)
+				_, _ = validate(c.number, c.region, c.lang)
 			}
 		})
 	}

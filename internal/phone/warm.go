@@ -11,13 +11,17 @@ import (
 // geocoding data of every language Validate may ask for (phonenumbers keeps each for the
 // life of the process; English alone takes about 0.1 s and most of the memory) and validates
 // libphonenumber's example number of every type in every region, which compiles and caches
-// the regular expressions of every numbering plan. It takes well under a second. The server
+// the regular expressions of every numbering plan, phonenumbers' and Validate's own (plan.go).
+// It takes well under a second. The server
 // calls it once at start-up; calling it again is harmless but pointless, and it is safe to
 // call concurrently with Validate.
 //
 // An error means the geocoding data embedded in phonenumbers could not be read, which only a
 // broken build can cause; Validate would then return numbers without locations.
 func Warm() error {
+	if planFor(1) == nil {
+		return fmt.Errorf("phone: warm: no numbering plan for +1: metadata unreadable")
+	}
 	// A fixed line in Sydney: geographic, so the lookup reads the language's data.
 	pn, err := phonenumbers.Parse("+61 2 8000 0000", "")
 	if err != nil {

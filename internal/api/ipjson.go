@@ -1,10 +1,10 @@
 package api
 
 import (
+	"github.com/ipatlas/ipatlas/internal/web"
 	"net/netip"
 	"strconv"
 	"time"
-	"unicode/utf8"
 
 	"github.com/ipatlas/ipatlas/internal/ipgeo"
 	"github.com/ipatlas/ipatlas/internal/netinfo"
@@ -14,57 +14,6 @@ import (
 // appended into pooled buffers instead of going through encoding/json; strings are escaped
 // exactly as encoding/json escapes them (HTML-safe characters aside, which web.Marshal does
 // not escape either), and TestIPJSONMatchesEncodingJSON checks that.
-
-const ipHex = "0123456789abcdef"
-
-// ipAppendString appends s as a JSON string.
-func ipAppendString(b []byte, s string) []byte {
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
-				continue
-			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				b = append(b, '\\', c)
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', ipHex[c>>4], ipHex[c&0xf])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
-			i += size
-			start = i
-			continue
-		}
-		if r == '\u2028' || r == '\u2029' {
-			b = append(b, s[start:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', ipHex[r&0xf])
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
-}
 
 // ipKey appends `,"key":` (without the comma when first).
 func ipKey(b []byte, first bool, key string) []byte {
@@ -77,7 +26,7 @@ func ipKey(b []byte, first bool, key string) []byte {
 }
 
 func ipStr(b []byte, first bool, key, v string) []byte {
-	return ipAppendString(ipKey(b, first, key), v)
+	return web.AppendJSONString(ipKey(b, first, key), v)
 }
 
 // ipStrOpt appends the field only when v is not empty: the data does not have it.

@@ -3,7 +3,6 @@ package api
 import (
 	"net/http"
 	"strconv"
-	"unicode/utf8"
 
 	"github.com/ipatlas/ipatlas/internal/web"
 )
@@ -14,65 +13,10 @@ import (
 // escapes exactly as web.Marshal does (no HTML escaping; U+2028, U+2029 and invalid UTF-8
 // as encoding/json writes them), which a test checks.
 
-const placesHex = "0123456789abcdef"
-
-// placesAppendString appends s as a JSON string.
-func placesAppendString(b []byte, s string) []byte {
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
-				continue
-			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				b = append(b, '\\', c)
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			case '\b':
-				b = append(b, '\\', 'b')
-			case '\f':
-				b = append(b, '\\', 'f')
-			default:
-				b = append(b, '\\', 'u', '0', '0', placesHex[c>>4], placesHex[c&0xf])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
-			i += size
-			start = i
-			continue
-		}
-		if r == '\u2028' || r == '\u2029' {
-			b = append(b, s[start:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', placesHex[r&0xf])
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
-}
-
 // placesAppendField appends `,"key":"value"` (or without the comma when first).
 func placesAppendField(b []byte, first bool, key, value string) []byte {
 	b = placesAppendKey(b, first, key)
-	return placesAppendString(b, value)
+	return web.AppendJSONString(b, value)
 }
 
 // placesAppendKey appends `,"key":`; keys are constants that need no escaping.

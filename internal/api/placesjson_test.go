@@ -16,7 +16,7 @@ func TestPlacesAppendStringMatchesMarshal(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := placesAppendString(nil, s); string(got) != string(want) {
+		if got := web.AppendJSONString(nil, s); string(got) != string(want) {
 			t.Errorf("%q: got %s, want %s", s, got, want)
 		}
 	}
@@ -28,7 +28,7 @@ func FuzzPlacesAppendString(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		want, _ := web.Marshal(s)
-		if got := placesAppendString(nil, s); string(got) != string(want) {
+		if got := web.AppendJSONString(nil, s); string(got) != string(want) {
 			t.Errorf("%q: got %s, want %s", s, got, want)
 		}
 	})

@@ -349,7 +349,7 @@ func TestGeolocationGolden(t *testing.T) {
 func TestIPJSONMatchesEncodingJSON(t *testing.T) {
 	for _, s := range []string{"", "plain", "Zürich", "東京", "q\"b\\s", "ctl\x01\x1f\n\t\r", "bad\xffutf8", "\u2028\u2029", "<&>"} {
 		want, _ := web.Marshal(s)
-		if got := ipAppendString(nil, s); string(got) != string(want) {
+		if got := web.AppendJSONString(nil, s); string(got) != string(want) {
 			t.Errorf("%q: got %s, want %s", s, got, want)
 		}
 	}
@@ -414,8 +414,8 @@ func ipQueryEscape(s string) string {
 			b.WriteByte(c)
 		} else {
 			b.WriteString("%")
-			b.WriteByte(ipHex[c>>4])
-			b.WriteByte(ipHex[c&0xf])
+			b.WriteByte("0123456789ABCDEF"[c>>4])
+			b.WriteByte("0123456789ABCDEF"[c&0xf])
 		}
 	}
 	return b.String()

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"github.com/ipatlas/ipatlas/internal/web"
 	"net/http"
 	"net/netip"
 
@@ -108,7 +109,7 @@ func (s *Server) hazardReport(w http.ResponseWriter, r *http.Request) error {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = placesAppendString(b, l)
+		b = web.AppendJSONString(b, l)
 	}
 	b = append(b, ']', '}')
 	writeJSONPooled(w, bp, b)

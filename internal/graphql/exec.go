@@ -3,6 +3,7 @@ package graphql
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/ipatlas/ipatlas/internal/web"
 	"net/http"
 	"strconv"
 	"sync"
@@ -72,7 +73,7 @@ func (x *executor) run(op *ast.OperationDefinition) []byte {
 			x.out = append(x.out, ',')
 		}
 		n++
-		x.out = appendJSONString(x.out, kf.key)
+		x.out = web.AppendJSONString(x.out, kf.key)
 		x.out = append(x.out, ':')
 		x.path = append(x.path[:0], pathElem{key: kf.key})
 		if !x.rootField(q, frame, kf) {
@@ -105,7 +106,7 @@ func (x *executor) rootField(q *ast.Definition, frame []keyedField, kf keyedFiel
 	sel := selection{frame: frame, key: kf.key}
 	switch f.Name {
 	case "__typename":
-		x.out = appendJSONString(x.out, q.Name)
+		x.out = web.AppendJSONString(x.out, q.Name)
 		return true
 	case "__schema":
 		x.root = nil

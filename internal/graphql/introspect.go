@@ -3,6 +3,7 @@ package graphql
 import (
 	"bytes"
 	"fmt"
+	"github.com/ipatlas/ipatlas/internal/web"
 	"slices"
 
 	"github.com/vektah/gqlparser/v2/ast"
@@ -98,7 +99,7 @@ func appendDescription(b []byte, d string) []byte {
 	if d == "" {
 		return append(b, "null"...)
 	}
-	return appendJSONString(b, d)
+	return web.AppendJSONString(b, d)
 }
 
 var kindNames = map[ast.DefinitionKind]string{
@@ -114,12 +115,12 @@ func introType(b []byte, s *ast.Schema, d *ast.Definition) ([]byte, error) {
 	b = append(b, `{"kind":"`...)
 	b = append(b, kind...)
 	b = append(b, `","name":`...)
-	b = appendJSONString(b, d.Name)
+	b = web.AppendJSONString(b, d.Name)
 	b = append(b, `,"description":`...)
 	b = appendDescription(b, d.Description)
 	b = append(b, `,"specifiedByURL":`...)
 	if sb := d.Directives.ForName("specifiedBy"); sb != nil && sb.Arguments.ForName("url") != nil {
-		b = appendJSONString(b, sb.Arguments.ForName("url").Value.Raw)
+		b = web.AppendJSONString(b, sb.Arguments.ForName("url").Value.Raw)
 	} else {
 		b = append(b, "null"...)
 	}
@@ -137,7 +138,7 @@ func introType(b []byte, s *ast.Schema, d *ast.Definition) ([]byte, error) {
 			}
 			n++
 			b = append(b, `{"name":`...)
-			b = appendJSONString(b, f.Name)
+			b = web.AppendJSONString(b, f.Name)
 			b = append(b, `,"description":`...)
 			b = appendDescription(b, f.Description)
 			b = append(b, `,"args":`...)
@@ -187,7 +188,7 @@ func introType(b []byte, s *ast.Schema, d *ast.Definition) ([]byte, error) {
 				b = append(b, ',')
 			}
 			b = append(b, `{"name":`...)
-			b = appendJSONString(b, v.Name)
+			b = web.AppendJSONString(b, v.Name)
 			b = append(b, `,"description":`...)
 			b = appendDescription(b, v.Description)
 			b = append(b, `,"isDeprecated":false,"deprecationReason":null}`...)
@@ -236,14 +237,14 @@ func introInputValues(b []byte, fields ast.FieldList) []byte {
 
 func introInputValue(b []byte, name, desc string, t *ast.Type, def *ast.Value) []byte {
 	b = append(b, `{"name":`...)
-	b = appendJSONString(b, name)
+	b = web.AppendJSONString(b, name)
 	b = append(b, `,"description":`...)
 	b = appendDescription(b, desc)
 	b = append(b, `,"type":`...)
 	b = appendTypeRef(b, t)
 	b = append(b, `,"defaultValue":`...)
 	if def != nil {
-		b = appendJSONString(b, def.String())
+		b = web.AppendJSONString(b, def.String())
 	} else {
 		b = append(b, "null"...)
 	}
@@ -252,7 +253,7 @@ func introInputValue(b []byte, name, desc string, t *ast.Type, def *ast.Value) [
 
 func introDirective(b []byte, d *ast.DirectiveDefinition) []byte {
 	b = append(b, `{"name":`...)
-	b = appendJSONString(b, d.Name)
+	b = web.AppendJSONString(b, d.Name)
 	b = append(b, `,"description":`...)
 	b = appendDescription(b, d.Description)
 	b = append(b, `,"isRepeatable":`...)
@@ -262,7 +263,7 @@ func introDirective(b []byte, d *ast.DirectiveDefinition) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendJSONString(b, string(l))
+		b = web.AppendJSONString(b, string(l))
 	}
 	b = append(b, `],"args":`...)
 	b = introArgs(b, d.Arguments)

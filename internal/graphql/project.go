@@ -1,6 +1,7 @@
 package graphql
 
 import (
+	"github.com/ipatlas/ipatlas/internal/web"
 	"github.com/vektah/gqlparser/v2/ast"
 )
 
@@ -141,10 +142,10 @@ func (x *executor) object(t *ast.Type, def *ast.Definition, raw []byte, sel sele
 			x.out = append(x.out, ',')
 		}
 		n++
-		x.out = appendJSONString(x.out, kf.key)
+		x.out = web.AppendJSONString(x.out, kf.key)
 		x.out = append(x.out, ':')
 		if kf.f.Name == "__typename" {
-			x.out = appendJSONString(x.out, def.Name)
+			x.out = web.AppendJSONString(x.out, def.Name)
 			continue
 		}
 		fd := def.Fields.ForName(kf.f.Name)

@@ -1,8 +1,8 @@
 package graphql
 
 import (
+	"github.com/ipatlas/ipatlas/internal/web"
 	"strconv"
-	"unicode/utf8"
 
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
@@ -40,7 +40,7 @@ func (e *errList) add(msg string, pos *ast.Position, path []pathElem, code strin
 	}
 	e.n++
 	e.b = append(e.b, `{"message":`...)
-	e.b = appendJSONString(e.b, msg)
+	e.b = web.AppendJSONString(e.b, msg)
 	if pos != nil && pos.Line > 0 {
 		e.b = append(e.b, `,"locations":[{"line":`...)
 		e.b = strconv.AppendInt(e.b, int64(pos.Line), 10)
@@ -57,13 +57,13 @@ func (e *errList) add(msg string, pos *ast.Position, path []pathElem, code strin
 			if p.key == "" {
 				e.b = strconv.AppendInt(e.b, int64(p.index), 10)
 			} else {
-				e.b = appendJSONString(e.b, p.key)
+				e.b = web.AppendJSONString(e.b, p.key)
 			}
 		}
 		e.b = append(e.b, ']')
 	}
 	e.b = append(e.b, `,"extensions":{"code":`...)
-	e.b = appendJSONString(e.b, code)
+	e.b = web.AppendJSONString(e.b, code)
 	if status != 0 {
 		e.b = append(e.b, `,"status":`...)
 		e.b = strconv.AppendInt(e.b, int64(status), 10)
@@ -99,56 +99,4 @@ func response(dst []byte, errs *errList, data []byte) []byte {
 		dst = append(dst, data...)
 	}
 	return append(dst, '}')
-}
-
-const hexDigits = "0123456789abcdef"
-
-// appendJSONString appends s as a JSON string, escaped as encoding/json does without HTML
-// escaping; invalid UTF-8 becomes U+FFFD.
-func appendJSONString(b []byte, s string) []byte {
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
-				continue
-			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				b = append(b, '\\', c)
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
-			i += size
-			start = i
-			continue
-		}
-		if r == '\u2028' || r == '\u2029' {
-			b = append(b, s[start:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', hexDigits[r&0xf])
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
 }

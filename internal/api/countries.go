@@ -128,6 +128,8 @@ type viewCache struct {
 }
 
 // countryView returns the rendering of the serving snapshot, building it after a swap.
+// Handlers read every engine through the view's snapshot (v.snap), not Data.Current() again:
+// a reload between two reads would otherwise mix two snapshots in one answer.
 func (s *Server) countryView() (*countryView, error) {
 	snap := s.opt.Data.Current()
 	if v := s.views.cur.Load(); v != nil && v.snap == snap {

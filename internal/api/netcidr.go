@@ -74,7 +74,11 @@ type cidrItemJSON struct {
 // over 20 is a 400, the spec's hard limit), subnetsOffset (≥ 0, default 0), bogonsOnly
 // (true keeps only bogon networks and subnets), localityLanguage.
 func (s *Server) networkByCIDR(w http.ResponseWriter, r *http.Request) error {
-	snap := s.opt.Data.Current()
+	v, err := s.countryView()
+	if err != nil {
+		return err
+	}
+	snap := v.snap
 	if snap.Net == nil {
 		return unavailable("network")
 	}
@@ -99,10 +103,6 @@ func (s *Server) networkByCIDR(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	bogons, err := boolParam(r, "bogonsOnly")
-	if err != nil {
-		return err
-	}
-	v, err := s.countryView()
 	if err != nil {
 		return err
 	}
@@ -186,7 +186,11 @@ const asnMaxBatch = 50
 // of is a 404. batchSize is 1–50 (default asnDefaultBatch; over 50 is a 400), offset ≥ 0
 // (default 0).
 func (s *Server) asnInfoTransitTo(w http.ResponseWriter, r *http.Request) error {
-	snap := s.opt.Data.Current()
+	v, err := s.countryView()
+	if err != nil {
+		return err
+	}
+	snap := v.snap
 	if snap.Net == nil {
 		return unavailable("network")
 	}
@@ -209,10 +213,6 @@ func (s *Server) asnInfoTransitTo(w http.ResponseWriter, r *http.Request) error 
 	info, ok := snap.Net.AS(asn)
 	if !ok {
 		return notFound("No autonomous system AS%d is known to the data.", asn)
-	}
-	v, err := s.countryView()
-	if err != nil {
-		return err
 	}
 	lang := v.resolvedLang(r)
 	bp := bufPool.Get().(*[]byte)

@@ -52,13 +52,13 @@ func (s *Server) reverseGeocodeClient(w http.ResponseWriter, r *http.Request) er
 	if hasLat || hasLon {
 		return s.reverseGeocode(w, r)
 	}
-	snap := s.opt.Data.Current()
-	if snap.IPGeo == nil {
-		return unavailable("IP geolocation")
-	}
 	v, err := s.countryView()
 	if err != nil {
 		return err
+	}
+	snap := v.snap
+	if snap.IPGeo == nil {
+		return unavailable("IP geolocation")
 	}
 	reqLang, err := revgeoRequestedLang(r)
 	if err != nil {
@@ -121,13 +121,13 @@ func (s *Server) reverseGeocodeClient(w http.ResponseWriter, r *http.Request) er
 
 // revgeoAnswer answers for a point from the revgeo engine.
 func (s *Server) revgeoAnswer(w http.ResponseWriter, r *http.Request, lat, lon float64) error {
-	snap := s.opt.Data.Current()
-	if snap.Places == nil {
-		return unavailable("reverse geocoding")
-	}
 	v, err := s.countryView()
 	if err != nil {
 		return err
+	}
+	snap := v.snap
+	if snap.Places == nil {
+		return unavailable("reverse geocoding")
 	}
 	reqLang, err := revgeoRequestedLang(r)
 	if err != nil {

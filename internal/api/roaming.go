@@ -29,16 +29,16 @@ func (s *Server) amIRoaming(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	snap := s.opt.Data.Current()
+	v, err := s.countryView()
+	if err != nil {
+		return err
+	}
+	snap := v.snap
 	if snap.Places == nil {
 		return unavailable("reverse geocoding")
 	}
 	if snap.IPGeo == nil {
 		return unavailable("IP geolocation")
-	}
-	v, err := s.countryView()
-	if err != nil {
-		return err
 	}
 	lang, err := revgeoRequestedLang(r)
 	if err != nil {

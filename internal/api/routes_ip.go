@@ -67,7 +67,11 @@ func geoUTCReference(r *http.Request) (time.Time, bool) {
 // its ISO fields, city/localityName, the coordinates and plusCode (together), timeZone.
 // fips and csdCode are never written: no loaded source has them.
 func (s *Server) geolocation(w http.ResponseWriter, r *http.Request) error {
-	snap := s.opt.Data.Current()
+	v, err := s.countryView()
+	if err != nil {
+		return err
+	}
+	snap := v.snap
 	if snap.IPGeo == nil {
 		return unavailable("IP geolocation")
 	}
@@ -77,13 +81,6 @@ func (s *Server) geolocation(w http.ResponseWriter, r *http.Request) error {
 	a, err := s.requestIP(r)
 	if err != nil {
 		return err
-	}
-	v, err := s.countryView()
-	if err != nil {
-		return err
-	}
-	if v.snap.IPGeo == nil || v.snap.Net == nil { // swapped since the check above
-		return unavailable("IP geolocation")
 	}
 	at, hasRef := geoUTCReference(r)
 	if !hasRef {
@@ -328,15 +325,15 @@ func geoAppendTimeZone(b []byte, tz ipgeo.TZ, at time.Time, hasRef bool) []byte 
 // An address the network data knows nothing about is a 404; with the full data every
 // address has at least registry or bogon facts.
 func (s *Server) networkByIP(w http.ResponseWriter, r *http.Request) error {
-	snap := s.opt.Data.Current()
+	v, err := s.countryView()
+	if err != nil {
+		return err
+	}
+	snap := v.snap
 	if snap.Net == nil {
 		return unavailable("network")
 	}
 	a, err := s.requestIP(r)
-	if err != nil {
-		return err
-	}
-	v, err := s.countryView()
 	if err != nil {
 		return err
 	}

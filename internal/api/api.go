@@ -117,16 +117,22 @@ func (s *Server) open(pattern string, fn web.HandlerFunc) {
 // keyed registers a handler that needs a valid key and counts against pkg's volume.
 func (s *Server) keyed(pattern, pkg string, fn web.HandlerFunc) {
 	s.open(pattern, func(w http.ResponseWriter, r *http.Request) error {
-		key, _ := authKey(r)
-		acct, err := s.opt.Auth.Authenticate(r.Context(), key)
-		if err != nil {
-			return err
-		}
-		if err := s.opt.Meter.Charge(r.Context(), acct, pkg); err != nil {
+		if _, err := s.admit(r, pkg); err != nil {
 			return err
 		}
 		return fn(w, r)
 	})
+}
+
+// admit is the door of every keyed lookup, REST or GraphQL: it checks r's key and charges
+// one unit of pkg's monthly volume to its account.
+func (s *Server) admit(r *http.Request, pkg string) (account.Account, error) {
+	key, _ := authKey(r)
+	acct, err := s.opt.Auth.Authenticate(r.Context(), key)
+	if err != nil {
+		return account.Account{}, err
+	}
+	return acct, s.opt.Meter.Charge(r.Context(), acct, pkg)
 }
 
 // unmatched answers requests no route took: 405 when the path exists for another method,

@@ -58,24 +58,18 @@ func graphqlPackage(gql *graphql.Service, r *http.Request) (*graphql.Package, er
 var bodyPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
 func (s *Server) graphqlPost(gql *graphql.Service, lim *keylessLimiter) web.HandlerFunc {
-	keyless := s.keyless(lim, func(w http.ResponseWriter, r *http.Request) error { return nil })
 	return func(w http.ResponseWriter, r *http.Request) error {
 		p, err := graphqlPackage(gql, r)
 		if err != nil {
 			return err
 		}
 		if p.Keyed() {
-			// As keyed() does for REST, with the package from the path.
-			key, _ := authKey(r)
-			acct, err := s.opt.Auth.Authenticate(r.Context(), key)
+			acct, err := s.admit(r, p.Name())
 			if err != nil {
 				return err
 			}
-			if err := s.opt.Meter.Charge(r.Context(), acct, p.Name()); err != nil {
-				return err
-			}
 			r = r.WithContext(context.WithValue(r.Context(), graphqlBillKey{}, &graphqlBill{acct: acct, pkg: p.Name(), prepaid: true}))
-		} else if err := keyless(w, r); err != nil {
+		} else if err := s.admitKeyless(lim, w, r); err != nil {
 			return err
 		}
 		buf := bodyPool.Get().(*bytes.Buffer)
@@ -111,15 +105,7 @@ func (s *Server) graphqlPreflight(gql *graphql.Service) web.HandlerFunc {
 			w.Header().Set("Allow", "POST")
 			return web.Errorf(http.StatusMethodNotAllowed, "Method OPTIONS is not allowed on %s; use POST. Only /graphql/free-api answers browsers' preflight requests.", r.URL.Path)
 		}
-		h := w.Header()
-		keylessCORS(h)
-		h.Set("Access-Control-Allow-Methods", "POST, OPTIONS")
-		if req := r.Header.Get("Access-Control-Request-Headers"); req != "" && len(req) <= 1024 {
-			h.Set("Access-Control-Allow-Headers", req)
-		}
-		h.Set("Access-Control-Max-Age", "86400")
-		w.WriteHeader(http.StatusNoContent)
-		return nil
+		return corsPreflight(w, r, "POST, OPTIONS")
 	}
 }
 

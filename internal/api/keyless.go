@@ -139,25 +139,39 @@ func (l *keylessLimiter) evict(sh *keylessShard, now time.Duration) {
 	}
 }
 
-// keyless wraps a keyless endpoint: CORS headers on every answer, then the rate limit.
+// keyless wraps a keyless endpoint in admitKeyless.
 func (s *Server) keyless(l *keylessLimiter, fn web.HandlerFunc) web.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		keylessCORS(w.Header())
-		a, _ := s.opt.ClientAddrs.Of(r) // unknown: the zero Addr, one shared bucket
-		if ok, wait := l.allow(a); !ok {
-			secs := max(1, int(math.Ceil(wait.Seconds())))
-			w.Header().Set("Retry-After", strconv.Itoa(secs))
-			return web.Errorf(http.StatusTooManyRequests, "Too many requests from this address: the keyless endpoints allow %d requests per second (bursts of %d). Retry after %d s.", KeylessRate, KeylessBurst, secs)
+		if err := s.admitKeyless(l, w, r); err != nil {
+			return err
 		}
 		return fn(w, r)
 	}
 }
 
-// keylessPreflight answers CORS preflight requests to the keyless endpoints.
+// admitKeyless is the door of every keyless lookup, REST or GraphQL: CORS headers on every
+// answer (errors included), then the per-address rate limit.
+func (s *Server) admitKeyless(l *keylessLimiter, w http.ResponseWriter, r *http.Request) error {
+	keylessCORS(w.Header())
+	a, _ := s.opt.ClientAddrs.Of(r) // unknown: the zero Addr, one shared bucket
+	if ok, wait := l.allow(a); !ok {
+		secs := max(1, int(math.Ceil(wait.Seconds())))
+		w.Header().Set("Retry-After", strconv.Itoa(secs))
+		return web.Errorf(http.StatusTooManyRequests, "Too many requests from this address: the keyless endpoints allow %d requests per second (bursts of %d). Retry after %d s.", KeylessRate, KeylessBurst, secs)
+	}
+	return nil
+}
+
+// keylessPreflight answers CORS preflight requests to the keyless REST endpoints.
 func keylessPreflight(w http.ResponseWriter, r *http.Request) error {
+	return corsPreflight(w, r, "GET, OPTIONS")
+}
+
+// corsPreflight answers a CORS preflight request for a keyless resource that allows methods.
+func corsPreflight(w http.ResponseWriter, r *http.Request, methods string) error {
 	h := w.Header()
 	keylessCORS(h)
-	h.Set("Access-Control-Allow-Methods", "GET, OPTIONS")
+	h.Set("Access-Control-Allow-Methods", methods)
 	if req := r.Header.Get("Access-Control-Request-Headers"); req != "" && len(req) <= 1024 {
 		h.Set("Access-Control-Allow-Headers", req)
 	}

@@ -26,12 +26,13 @@ func BenchmarkValidate(b *testing.B) {
 	benchValidate(b, Validate)
 }
 
-// BenchmarkValidateLegacy measures legacyValidate, Validate before plan.go, on the same
-// cases, for comparison in the same run:
+// BenchmarkValidateReference measures referenceValidate, the same answer from phonenumbers'
+// own functions one by one (as Validate worked before plan.go), on the same cases, for
+// comparison in the same run:
 //
-//	go test -run '^$' -bench 'Validate(Legacy)?$' -benchmem ./internal/phone/
-func BenchmarkValidateLegacy(b *testing.B) {
-	benchValidate(b, legacyValidate)
+//	go test -run '^$' -bench 'Validate(Reference)?$' -benchmem ./internal/phone/
+func BenchmarkValidateReference(b *testing.B) {
+	benchValidate(b, referenceValidate)
 }
 
 func benchValidate(b *testing.B, validate func(number, region, lang string) (Result, error)) {

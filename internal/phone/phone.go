@@ -125,29 +125,16 @@ type Result struct {
 //
 // Validate is safe for concurrent use.
 func Validate(number, region, lang string) (Result, error) {
-	if len(number) > MaxInputLen {
-		return Result{}, fmt.Errorf("%w: it is longer than %d bytes", ErrTooLong, MaxInputLen)
-	}
-	if strings.TrimSpace(number) == "" {
-		return Result{}, fmt.Errorf("%w: the number is empty", ErrNotANumber)
-	}
-	given := strings.ToUpper(strings.TrimSpace(region))
-	known := knownRegion(given)
-	parseRegion := ""
-	if known {
-		parseRegion = given
-	}
-
 	var pn phonenumbers.PhoneNumber
-	if err := phonenumbers.ParseToNumber(compact(number), parseRegion, &pn); err != nil {
-		return Result{}, parseError(err, number, given, known)
+	parseRegion, err := parseInput(number, region, &pn)
+	if err != nil {
+		return Result{}, err
 	}
-
 	cp := planFor(pn.GetCountryCode())
 	if cp == nil {
-		// A calling code phonenumbers parsed but has no metadata for: cannot happen with
-		// its own data; ask phonenumbers itself.
-		return slowResult(&pn, parseRegion, lang), nil
+		// phonenumbers parsed a calling code whose metadata plan.go did not compile: a bug
+		// of plan.go (TestPlanDescs checks every calling code), not a caller's mistake.
+		return Result{}, fmt.Errorf("phone: no numbering plan for calling code +%d", pn.GetCountryCode())
 	}
 	// One pass over the regions sharing the calling code gives the region and the type
 	// (IsValidNumber is GetNumberType(n) != UNKNOWN: both resolve the region from the calling
@@ -182,49 +169,31 @@ func Validate(number, region, lang string) (Result, error) {
 	return r, nil
 }
 
-// slowResult is the Result for a parsed number, from phonenumbers' own functions.
-func slowResult(pn *phonenumbers.PhoneNumber, parseRegion, lang string) Result {
-	typ := phonenumbers.GetNumberType(pn)
-	r := Result{
-		IsValid:       typ != phonenumbers.UNKNOWN,
-		E164:          phonenumbers.Format(pn, phonenumbers.E164),
-		International: phonenumbers.Format(pn, phonenumbers.INTERNATIONAL),
-		National:      phonenumbers.Format(pn, phonenumbers.NATIONAL),
-		LineType:      typeName(typ),
+// parseInput applies the input bounds, resolves region (upper case; "" when phonenumbers has
+// no plan for it) and parses number into pn. It returns the region parsed with.
+func parseInput(number, region string, pn *phonenumbers.PhoneNumber) (string, error) {
+	if len(number) > MaxInputLen {
+		return "", fmt.Errorf("%w: it is longer than %d bytes", ErrTooLong, MaxInputLen)
 	}
-	r.Region = numberRegion(pn, r.IsValid, parseRegion)
-	if r.IsValid && r.Region != "" {
-		r.Location = location(pn, typ, r.Region, lang)
+	if strings.TrimSpace(number) == "" {
+		return "", fmt.Errorf("%w: the number is empty", ErrNotANumber)
 	}
-	return r
+	given := strings.ToUpper(strings.TrimSpace(region))
+	known := knownRegion(given)
+	parseRegion := ""
+	if known {
+		parseRegion = given
+	}
+	if err := phonenumbers.ParseToNumber(compact(number), parseRegion, pn); err != nil {
+		return "", parseError(err, number, given, known)
+	}
+	return parseRegion, nil
 }
 
 // knownRegion reports whether region (upper case) is a region phonenumbers has a numbering
 // plan for. It excludes "001", the pseudo-region of the non-geographic calling codes.
 func knownRegion(region string) bool {
 	return len(region) == 2 && phonenumbers.GetCountryCodeForRegion(region) != 0
-}
-
-// numberRegion returns Result.Region for a parsed number; see Result. given is the region
-// passed to Validate if phonenumbers knows it, else "".
-func numberRegion(pn *phonenumbers.PhoneNumber, valid bool, given string) string {
-	regions := phonenumbers.GetRegionCodesForCountryCode(int(pn.GetCountryCode()))
-	switch {
-	case len(regions) == 1:
-		if r := regions[0]; len(r) == 2 {
-			return r
-		}
-		return "" // "001": a non-geographic calling code
-	case valid:
-		// Shared calling code: phonenumbers picks the region by leading digits or by
-		// which region's patterns the number matches. This costs as much again as
-		// GetNumberType, so invalid numbers (which would match no region's patterns)
-		// are not asked about.
-		return phonenumbers.GetRegionCodeForNumber(pn)
-	case given != "" && slices.Contains(regions, given):
-		return given
-	}
-	return ""
 }
 
 // parseError turns a phonenumbers parse error into one of the package's errors, with a

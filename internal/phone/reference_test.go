@@ -59,29 +59,6 @@ func referenceValidate(number, region, lang string) (Result, error) {
 	return r, nil
 }
 
-// legacyValidate is Validate as it was before plan.go (parse, then GetNumberType, Format
-// three times and GetRegionCodeForNumber), kept to measure the difference:
-// BenchmarkValidateLegacy against BenchmarkValidate.
-func legacyValidate(number, region, lang string) (Result, error) {
-	if len(number) > MaxInputLen {
-		return Result{}, fmt.Errorf("%w: it is longer than %d bytes", ErrTooLong, MaxInputLen)
-	}
-	if strings.TrimSpace(number) == "" {
-		return Result{}, fmt.Errorf("%w: the number is empty", ErrNotANumber)
-	}
-	given := strings.ToUpper(strings.TrimSpace(region))
-	known := knownRegion(given)
-	parseRegion := ""
-	if known {
-		parseRegion = given
-	}
-	var pn phonenumbers.PhoneNumber
-	if err := phonenumbers.ParseToNumber(compact(number), parseRegion, &pn); err != nil {
-		return Result{}, parseError(err, number, given, known)
-	}
-	return slowResult(&pn, parseRegion, lang), nil
-}
-
 // differentialInputs builds a few thousand inputs deterministically from libphonenumber's
 // example numbers: every type of every region and every non-geographic calling code, written
 // in several ways, plus mutations that make most of them invalid (a digit more, a digit less,

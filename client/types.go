@@ -293,8 +293,8 @@ type PhoneValidation struct {
 
 // ReverseGeocode is the reverse-geocode answer. Fields the data lacks are empty strings.
 type ReverseGeocode struct {
-	Latitude                  float64      `json:"latitude"`
-	Longitude                 float64      `json:"longitude"`
+	Latitude                  *float64     `json:"latitude,omitempty"` // nil when answered for a caller the data does not place
+	Longitude                 *float64     `json:"longitude,omitempty"`
 	LookupSource              string       `json:"lookupSource"` // coordinates or ipGeolocation
 	PlusCode                  string       `json:"plusCode"`
 	LocalityLanguageRequested string       `json:"localityLanguageRequested"`

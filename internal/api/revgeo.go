@@ -76,6 +76,7 @@ func (s *Server) reverseGeocodeClient(w http.ResponseWriter, r *http.Request) er
 	body.requested = reqLang
 	if p.HasLocation {
 		body.lat, body.lon, body.plusCode = p.Latitude, p.Longitude, p.PlusCode
+		body.hasPoint = true
 	}
 	body.continentCode = p.Continent.Code
 	body.continent, _ = p.Continent.Names.Name(lang)
@@ -145,6 +146,7 @@ func (s *Server) revgeoAnswer(w http.ResponseWriter, r *http.Request, lat, lon f
 	body.source = "coordinates"
 	body.requested = reqLang
 	body.lat, body.lon, body.plusCode = lat, lon, p.PlusCode()
+	body.hasPoint = true
 	body.continent, body.continentCode = p.Continent(), p.ContinentCode
 	body.countryCode, body.countryName = p.Country.Code, p.Country.Name
 	if hasCountry {
@@ -213,6 +215,10 @@ type revgeoArea struct {
 // revgeoBody is the reverse-geocoding answer before rendering. Areas live in a fixed array
 // so that building one does not allocate.
 type revgeoBody struct {
+	// hasPoint: lat and lon are known. An answer from the caller's address that the IP
+	// data does not place has no point, and omits latitude and longitude rather than
+	// claiming 0, 0.
+	hasPoint                                           bool
 	lat, lon                                           float64
 	source, plusCode, requested                        string
 	continent, continentCode, countryName, countryCode string
@@ -239,9 +245,12 @@ func (b *revgeoBody) addArea(a revgeoArea, administrative bool) {
 func (b *revgeoBody) write(w http.ResponseWriter) {
 	bp := bufPool.Get().(*[]byte)
 	out := append((*bp)[:0], '{')
-	out = placesAppendFloat(out, true, "latitude", b.lat)
-	out = placesAppendFloat(out, false, "longitude", b.lon)
-	out = placesAppendField(out, false, "lookupSource", b.source)
+	if b.hasPoint {
+		out = placesAppendFloat(out, true, "latitude", b.lat)
+		out = placesAppendFloat(out, false, "longitude", b.lon)
+		out = append(out, ',')
+	}
+	out = placesAppendField(out, true, "lookupSource", b.source)
 	out = placesAppendField(out, false, "plusCode", b.plusCode)
 	out = placesAppendField(out, false, "localityLanguageRequested", b.requested)
 	out = placesAppendField(out, false, "continent", b.continent)

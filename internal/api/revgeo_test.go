@@ -190,10 +190,18 @@ func TestReverseGeocodeClient(t *testing.T) {
 	if len(b.LocalityInfo.Administrative) == 0 || b.LocalityInfo.Administrative[0].ISOCode != "GB" {
 		t.Errorf("localityInfo %+v", b.LocalityInfo)
 	}
-	// An address the IP data does not place: empty fields, not an error.
+	// An address the IP data does not place: empty fields and no point, not an error.
 	b = revgeoGet(t, s, "/data/reverse-geocode-client", "10.0.0.1")
 	if b.LookupSource != "ipGeolocation" || b.CountryCode != "" || b.City != "" {
 		t.Errorf("from 10.0.0.1: %+v", b)
+	}
+	rec := do(t, s, "GET", "/data/reverse-geocode-client", nil)
+	var raw map[string]any
+	if err := json.Unmarshal(rec.Body.Bytes(), &raw); err != nil {
+		t.Fatal(err)
+	}
+	if _, has := raw["latitude"]; has {
+		t.Errorf("an unplaced caller got a latitude (no location is invented): %s", rec.Body)
 	}
 }
 

@@ -197,6 +197,7 @@ func (db *DB) Confidence(p Place, ev Evidence) Confidence {
 // estimate is the service-area estimate of one prefix.
 type estimate struct {
 	prefix    netip.Prefix
+	own       uint32 // the record the estimate was made for: it keeps its own place
 	area      []Point
 	json      []byte
 	radiusKm  float64
@@ -209,25 +210,27 @@ type countryShare struct {
 	share float64
 }
 
-// areaMemo remembers estimates per prefix: a direct-mapped table of atomic pointers, so
-// reads take no lock and memory is bounded; a collision replaces the older entry.
+// areaMemo remembers estimates per prefix and own record (an estimate keeps the address's
+// own place, so two places of one prefix have different estimates): a direct-mapped table
+// of atomic pointers, so reads take no lock and memory is bounded; a collision replaces the
+// older entry.
 type areaMemo struct {
 	slots [memoSlots]atomic.Pointer[estimate]
 }
 
 func newAreaMemo() *areaMemo { return &areaMemo{} }
 
-// memoSlot returns the memo slot of a prefix: a multiplicative hash, whose top bits mix
-// every bit of the address and the length.
-func memoSlot(p netip.Prefix) uint64 {
+// memoSlot returns the memo slot of a prefix and record: a multiplicative hash, whose top
+// bits mix every bit of the address, the length and the record.
+func memoSlot(p netip.Prefix, rec uint32) uint64 {
 	a := p.Addr().As16()
-	h := (binary.BigEndian.Uint64(a[:8])*0x9e3779b97f4a7c15 ^ binary.BigEndian.Uint64(a[8:]) ^ uint64(p.Bits())<<56) * 0xc2b2ae3d27d4eb4f
+	h := (binary.BigEndian.Uint64(a[:8])*0x9e3779b97f4a7c15 ^ binary.BigEndian.Uint64(a[8:]) ^ uint64(p.Bits())<<56 ^ uint64(rec)<<24) * 0xc2b2ae3d27d4eb4f
 	return h >> (64 - memoBits)
 }
 
 func (db *DB) estimate(pfx netip.Prefix, own Place) *estimate {
-	slot := &db.memo.slots[memoSlot(pfx)]
-	if e := slot.Load(); e != nil && e.prefix == pfx {
+	slot := &db.memo.slots[memoSlot(pfx, own.record)]
+	if e := slot.Load(); e != nil && e.prefix == pfx && e.own == own.record {
 		return e
 	}
 	e := db.computeEstimate(pfx, own)
@@ -311,7 +314,7 @@ type point struct {
 
 func (db *DB) computeEstimate(pfx netip.Prefix, own Place) *estimate {
 	ss := db.samples(pfx, own)
-	e := &estimate{prefix: pfx, networks: len(ss)}
+	e := &estimate{prefix: pfx, own: own.record, networks: len(ss)}
 
 	// Merge the samples by record.
 	slices.SortFunc(ss, func(a, b sample) int { return cmp.Compare(a.rec, b.rec) })

@@ -7,7 +7,9 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -48,8 +50,15 @@ func run(bin, data, store string, duration time.Duration, maxRequests, concurren
 	if store == "" {
 		store = "sqlite:" + filepath.Join(dir, "ipatlas.db")
 	}
-	out, err := exec.Command(bin, "keys", "create", "--email", "load@ipatlas.local", "--plan", "unlimited", "--store", store).Output()
+	// An account of its own per run: a --store that outlives the run (PostgreSQL) already
+	// holds the accounts of earlier runs, and an existing account's key is not ours to change.
+	email := fmt.Sprintf("load-%d@ipatlas.local", time.Now().UnixNano())
+	out, err := exec.Command(bin, "keys", "create", "--email", email, "--plan", "unlimited", "--store", store).Output()
 	if err != nil {
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			return fmt.Errorf("keys create: %w: %s", err, bytes.TrimSpace(ee.Stderr))
+		}
 		return fmt.Errorf("keys create: %w", err)
 	}
 	key := strings.TrimSpace(string(out))

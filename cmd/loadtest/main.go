@@ -30,10 +30,13 @@ func main() {
 	duration := flag.Duration("duration", 5*time.Second, "time per endpoint")
 	maxRequests := flag.Int("max-requests", 200000, "request bound per endpoint")
 	concurrency := flag.Int("concurrency", 16, "concurrent connections")
+	rounds := flag.Int("rounds", 3, "rounds: every endpoint, baseline included, is loaded once per round for duration/rounds")
+	warmup := flag.Duration("warmup", 500*time.Millisecond, "unmeasured load per endpoint before the first round")
 	only := flag.String("only", "", "comma-separated endpoint names to load (the baseline always runs)")
 	store := flag.String("store", "", "account store URL for the server (default: a new SQLite file)")
 	flag.Parse()
-	if err := run(*bin, *data, *store, *duration, *maxRequests, *concurrency, *only); err != nil {
+	opt := loadtest.Options{Concurrency: *concurrency, Duration: *duration, MaxRequests: *maxRequests, Rounds: *rounds, Warmup: *warmup}
+	if err := run(*bin, *data, *store, *only, opt); err != nil {
 		fmt.Fprintln(os.Stderr, "loadtest:", err)
 		os.Exit(1)
 	}
@@ -41,7 +44,7 @@ func main() {
 
 var listenRE = regexp.MustCompile(`msg=listening addr=(\S+) role=api `)
 
-func run(bin, data, store string, duration time.Duration, maxRequests, concurrency int, only string) error {
+func run(bin, data, store, only string, opt loadtest.Options) error {
 	dir, err := os.MkdirTemp("", "ipatlas-loadtest")
 	if err != nil {
 		return err
@@ -102,11 +105,10 @@ func run(bin, data, store string, duration time.Duration, maxRequests, concurren
 		}
 		targets = keep
 	}
-	fmt.Printf("ipatlas load test: %s, %d connections, ≤ %s or ≤ %d requests per endpoint, snapshot %s\n",
-		base, concurrency, duration, maxRequests, data)
-	res, err := loadtest.Run(context.Background(), base, targets, loadtest.Options{
-		Concurrency: concurrency, Duration: duration, MaxRequests: maxRequests, Key: key, ServerPID: srv.Process.Pid,
-	})
+	fmt.Printf("ipatlas load test: %s, %d connections, ≤ %s or ≤ %d requests per endpoint in %d rounds after a %s warm-up, snapshot %s\n",
+		base, opt.Concurrency, opt.Duration, opt.MaxRequests, max(1, opt.Rounds), opt.Warmup, data)
+	opt.Key, opt.ServerPID = key, srv.Process.Pid
+	res, err := loadtest.Run(context.Background(), base, targets, opt)
 	loadtest.Report(os.Stdout, res, loadtest.Baseline)
 	return err
 }

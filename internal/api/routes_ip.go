@@ -154,11 +154,7 @@ func geoAppendBody(b []byte, v *countryView, a netip.Addr, requested, lang strin
 	})
 	b = ipStr(b, false, "confidence", conf.Level.String())
 	b = ipKey(b, false, "confidenceArea")
-	if len(conf.AreaJSON) == 0 {
-		b = append(b, '[', ']')
-	} else {
-		b = append(b, conf.AreaJSON...)
-	}
+	b = conf.Area.AppendJSON(b)
 	return append(b, '}'), true
 }
 

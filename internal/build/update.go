@@ -158,8 +158,8 @@ func (u *updater) acquireAll(ctx context.Context) (map[string]fs.FS, map[string]
 	return trees, got, nil
 }
 
-// buildSections runs every section builder in the order given and returns their output by
-// section name.
+// buildSections runs every section builder in the order given (so a derived section finds
+// the sections it uses) and returns their output by section name.
 func (u *updater) buildSections(ctx context.Context, trees map[string]fs.FS) (map[string][]byte, error) {
 	built := map[string][]byte{}
 	for _, sec := range u.sections {
@@ -167,7 +167,17 @@ func (u *updater) buildSections(ctx context.Context, trees map[string]fs.FS) (ma
 			return nil, err
 		}
 		t0, mark := time.Now(), u.rep.mark()
-		data, err := sec.Build(ctx, sectionSources{trees: trees, needs: sec.Needs}, u.rep)
+		var data []byte
+		var err error
+		if sec.Derive != nil {
+			uses := make(map[string][]byte, len(sec.Uses))
+			for _, name := range sec.Uses {
+				uses[name] = built[name]
+			}
+			data, err = sec.Derive(ctx, uses, u.rep)
+		} else {
+			data, err = sec.Build(ctx, sectionSources{trees: trees, needs: sec.Needs}, u.rep)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("build: section %q: %w; snapshot left unchanged", sec.Name, err)
 		}

@@ -328,8 +328,34 @@ func TestSourcesOnlyDeclared(t *testing.T) {
 	}
 }
 
+// TestDerivedSection: a derived section sees the bytes of the sections it uses, and only
+// those, and is written like any other.
+func TestDerivedSection(t *testing.T) {
+	opt := testOptions(t, newFakeFetcher(testFiles()))
+	var got map[string][]byte
+	opt.Sections = append(opt.Sections, Section{Name: "joined", Uses: []string{"second"},
+		Derive: func(_ context.Context, sections map[string][]byte, _ *Report) ([]byte, error) {
+			got = sections
+			return append([]byte("from second: "), sections["second"]...), nil
+		}})
+	res := mustUpdate(t, opt)
+	if len(got) != 1 || len(got["second"]) == 0 {
+		t.Fatalf("Derive saw %q, want just a non-empty section second", got)
+	}
+	f, err := dbfile.Open(res.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	joined, _ := f.Section("joined")
+	second, _ := f.Section("second")
+	if string(joined) != "from second: "+string(second) {
+		t.Errorf("joined section %q, second %q", joined, second)
+	}
+}
+
 func TestUpdateOptionErrors(t *testing.T) {
 	build := func(context.Context, Sources, *Report) ([]byte, error) { return nil, nil }
+	derive := func(context.Context, map[string][]byte, *Report) ([]byte, error) { return nil, nil }
 	tests := []struct {
 		name   string
 		modify func(*Options)
@@ -341,6 +367,16 @@ func TestUpdateOptionErrors(t *testing.T) {
 		{"duplicate section", func(o *Options) { o.Sections = []Section{{Name: "x", Build: build}, {Name: "x", Build: build}} }},
 		{"unnamed section", func(o *Options) { o.Sections = []Section{{Build: build}} }},
 		{"section without build", func(o *Options) { o.Sections = []Section{{Name: "x"}} }},
+		{"build and derive", func(o *Options) { o.Sections = []Section{{Name: "x", Build: build, Derive: derive}} }},
+		{"uses without derive", func(o *Options) {
+			o.Sections = append(o.Sections, Section{Name: "x", Uses: []string{"first"}, Build: build})
+		}},
+		{"uses a later section", func(o *Options) {
+			o.Sections = append([]Section{{Name: "x", Uses: []string{"first"}, Derive: derive}}, o.Sections...)
+		}},
+		{"uses an unknown section", func(o *Options) {
+			o.Sections = append(o.Sections, Section{Name: "x", Uses: []string{"nope"}, Derive: derive})
+		}},
 		{"duplicate source", func(o *Options) { o.Catalog = append(o.Catalog, o.Catalog[0]) }},
 		{"bad source name", func(o *Options) { o.Catalog[0].Name = "../alpha" }},
 		{"bad version", func(o *Options) { o.Catalog[0].Fetch = NPM{Package: "alpha", Version: "../1"} }},

@@ -19,13 +19,17 @@ import (
 )
 
 // Section names in the snapshot file. They match the builders' SectionName constants
-// (countrybuild, ipgeobuild, netinfobuild, riskbuild, revgeobuild); a test checks that.
+// (countrybuild, ipgeobuild, netinfobuild, riskbuild, revgeobuild, and ipgeobuild's
+// AreasSectionName); a test checks that.
 const (
 	SectionCountry = "country"
 	SectionIPGeo   = "ipgeo"
 	SectionNetInfo = "netinfo"
 	SectionRisk    = "risk"
 	SectionRevGeo  = "revgeo"
+	// SectionAreas holds the precomputed confidence areas (derived from the ipgeo and
+	// netinfo sections); without it, confidence areas are computed per request.
+	SectionAreas = "areas"
 )
 
 // Snapshot is an immutable, verified dataset. Its fields must not be modified.
@@ -72,6 +76,13 @@ func FromFile(f *dbfile.File) (*Snapshot, error) {
 	s.Countries = db
 	if err := decodeOptional(f, SectionIPGeo, ipgeo.Decode, &s.IPGeo); err != nil {
 		return nil, err
+	}
+	if b, ok := f.Section(SectionAreas); ok && s.IPGeo != nil {
+		db, err := s.IPGeo.WithAreas(b)
+		if err != nil {
+			return nil, fmt.Errorf("section %s: %w", SectionAreas, err)
+		}
+		s.IPGeo = db
 	}
 	if err := decodeOptional(f, SectionNetInfo, netinfo.Decode, &s.Net); err != nil {
 		return nil, err

@@ -34,7 +34,7 @@ func BenchmarkConfidence(b *testing.B) {
 	b.Run("compute", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			db.computeEstimate(ev.BGPPrefix, p)
+			db.computeEstimate(db.samples(ev.BGPPrefix))
 		}
 	})
 }

@@ -530,7 +530,7 @@ func decode(b []byte) (*DB, error) {
 	if err != nil {
 		return nil, err
 	}
-	db := &DB{memo: newAreaMemo(), emptyArea: []byte("[]")}
+	db := &DB{memo: newAreaMemo()}
 
 	// Strings.
 	offs := t[tStrOffs]

@@ -28,6 +28,14 @@
 // them as read-only. A DB is safe for concurrent use and never modified after Decode, except
 // for its confidence-area memo, which is lock-free and bounded.
 //
+// # Confidence areas
+//
+// The service area of a network is a property of its BGP prefix (or, where the prefix holds
+// no more than the address's own record, of that record), so it is computed once per
+// snapshot: EncodeAreas makes the snapshot's "areas" section (see areas.go) and WithAreas
+// serves from it, with no geometry per request. A DB without it computes estimates on
+// demand, remembered in the memo; both give identical answers (the differential tests).
+//
 // # Lookups
 //
 // A miss is not an error: Lookup reports false for addresses the data does not place

@@ -201,9 +201,9 @@ type DB struct {
 	fineG []uint32
 
 	zones     zoneTables
-	memo      *areaMemo
-	emptyArea []byte // "[]", the JSON of an area without polygons
-	source    string // description of the source database, e.g. "GeoLite2-City"
+	memo   *areaMemo // estimates computed on demand, without areas
+	areas  *areas    // precomputed estimates (WithAreas), or nil
+	source string    // description of the source database, e.g. "GeoLite2-City"
 }
 
 // place is one decoded place of the section.

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"net/netip"
+	"slices"
 	"testing"
 	"time"
 
@@ -218,22 +219,27 @@ func TestConfidence(t *testing.T) {
 			if c.Level != tc.want {
 				t.Errorf("level %v (%s), want %v; radius %.0f km, share %.2f", c.Level, c.Reason, tc.want, c.RadiusKm, c.CountryShare)
 			}
-			checkClosed(t, c.Area)
-			if c.Level != LevelLow && len(c.Area) == 0 {
+			checkClosed(t, c.Area.Points())
+			if c.Level != LevelLow && c.Area.Len() == 0 {
 				t.Error("no area")
 			}
 		})
 	}
 
-	// The Sydney /22 is one record: a 16-gon of radius 20 km around the city.
+	// The Sydney /22 is one record: the estimate is the network's own, a 16-gon of radius
+	// 20 km around the city.
 	c := db.Confidence(lookup("1.0.0.1"), Evidence{BGPPrefix: netip.MustParsePrefix("1.0.0.0/22")})
-	if len(c.Area) != CircleVertices+1 || c.Networks != 3 || math.Abs(c.RadiusKm-20) > 1 {
-		t.Errorf("Sydney area: %d points, %d networks, radius %.1f", len(c.Area), c.Networks, c.RadiusKm)
+	if c.Area.Len() != CircleVertices+1 || math.Abs(c.RadiusKm-20) > 1 || c.Prefix != netip.MustParsePrefix("1.0.0.0/24") {
+		t.Errorf("Sydney area: %d points, radius %.1f, over %s", c.Area.Len(), c.RadiusKm, c.Prefix)
 	}
-	// Sydney and Perth do not overlap: two polygons.
-	c = db.Confidence(lookup("6.0.0.1"), Evidence{BGPPrefix: netip.MustParsePrefix("6.0.0.0/23")})
-	if n := polygons(c.Area); n != 2 {
-		t.Errorf("Sydney+Perth: %d polygons, want 2", n)
+	// Sydney and Perth do not overlap: two polygons, the same for an address of either.
+	bgp := Evidence{BGPPrefix: netip.MustParsePrefix("6.0.0.0/23")}
+	c = db.Confidence(lookup("6.0.0.1"), bgp)
+	if n := polygons(c.Area.Points()); n != 2 || c.Prefix != bgp.BGPPrefix {
+		t.Errorf("Sydney+Perth: %d polygons over %s, want 2 over %s", n, c.Prefix, bgp.BGPPrefix)
+	}
+	if perth := db.Confidence(lookup("6.0.1.1"), bgp); !slices.Equal(perth.Area.Points(), c.Area.Points()) || perth.RadiusKm != c.RadiusKm {
+		t.Errorf("Perth's area %v differs from Sydney's %v in one prefix", perth.Area.Points(), c.Area.Points())
 	}
 	// A BGP prefix that does not hold the address is ignored.
 	c = db.Confidence(lookup("1.0.0.1"), Evidence{BGPPrefix: netip.MustParsePrefix("3.0.0.0/22")})
@@ -279,9 +285,9 @@ func TestConfidenceAntimeridian(t *testing.T) {
 	db, _ := mustDB(t, fixture())
 	p, _ := db.Lookup(netip.MustParseAddr("5.0.0.1"))
 	c := db.Confidence(p, Evidence{SecondOpinion: "FJ"})
-	checkClosed(t, c.Area)
+	checkClosed(t, c.Area.Points())
 	east, west := false, false
-	for _, pt := range c.Area {
+	for _, pt := range c.Area.Points() {
 		east = east || pt.Longitude > 179
 		west = west || pt.Longitude < -179
 	}

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"math"
 	"math/rand/v2"
 	"net/http"
 	"net/netip"
@@ -32,29 +33,35 @@ type Target struct {
 }
 
 // Options bound a run. Each target runs for Duration or until MaxRequests, whichever comes
-// first.
+// first, split evenly over Rounds rounds; a round loads every target in turn, so the
+// baseline is measured next to each endpoint throughout the run and a slow phase of this
+// shared machine weighs on both. Before the first round every target is loaded for Warmup,
+// unmeasured (first touches of the snapshot's memory, connection set-up, GC sizing).
 type Options struct {
 	Concurrency int
 	Duration    time.Duration
 	MaxRequests int
+	Rounds      int           // default 1
+	Warmup      time.Duration // per target; 0: none
 	Key         string
 	ServerPID   int // the server process, whose CPU time is read from /proc
 }
 
-// Result is one target's measurement.
+// Result is one target's measurement, summed over the rounds.
 type Result struct {
 	Name      string
 	Requests  int
 	Status    map[int]int
 	Elapsed   time.Duration
 	P50, P99  time.Duration
-	CPUPerReq time.Duration // server user+sys time per request
+	CPUPerReq time.Duration   // server user+sys time per request
+	RoundCPU  []time.Duration // CPUPerReq of each round
 }
 
 // RPS is requests per second.
 func (r Result) RPS() float64 { return float64(r.Requests) / r.Elapsed.Seconds() }
 
-// Run loads each target in turn against base, which must be a loopback URL.
+// Run loads the targets against base, which must be a loopback URL, in opt.Rounds rounds.
 func Run(ctx context.Context, base string, targets []Target, opt Options) ([]Result, error) {
 	if err := checkLoopback(base); err != nil {
 		return nil, err
@@ -62,18 +69,69 @@ func Run(ctx context.Context, base string, targets []Target, opt Options) ([]Res
 	client := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{
 		MaxIdleConnsPerHost: opt.Concurrency, MaxConnsPerHost: opt.Concurrency, DisableCompression: true,
 	}}
-	var out []Result
-	for _, t := range targets {
-		r, err := runOne(ctx, client, base, t, opt)
-		if err != nil {
-			return out, fmt.Errorf("%s: %w", t.Name, err)
+	if opt.Warmup > 0 {
+		warm := opt
+		warm.Duration, warm.MaxRequests = opt.Warmup, opt.MaxRequests
+		for _, t := range targets {
+			if _, err := runOne(ctx, client, base, t, warm); err != nil {
+				return nil, fmt.Errorf("%s: warm-up: %w", t.Name, err)
+			}
 		}
-		out = append(out, r)
+	}
+	rounds := max(1, opt.Rounds)
+	each := opt
+	each.Duration, each.MaxRequests = opt.Duration/time.Duration(rounds), max(1, opt.MaxRequests/rounds)
+	sums := make([]round, len(targets))
+	perRound := make([][]time.Duration, len(targets))
+	for range rounds {
+		for i, t := range targets {
+			r, err := runOne(ctx, client, base, t, each)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", t.Name, err)
+			}
+			perRound[i] = append(perRound[i], r.cpu/time.Duration(len(r.lat)))
+			sums[i].add(r)
+		}
+	}
+	out := make([]Result, len(targets))
+	for i, t := range targets {
+		out[i] = sums[i].result(t.Name)
+		out[i].RoundCPU = perRound[i]
 	}
 	return out, nil
 }
 
-func runOne(ctx context.Context, client *http.Client, base string, t Target, opt Options) (Result, error) {
+// round is what one target's load measured: per-request latencies, status counts, wall time
+// and the server's CPU time.
+type round struct {
+	lat     []time.Duration
+	status  map[int]int
+	elapsed time.Duration
+	cpu     time.Duration
+}
+
+func (s *round) add(r round) {
+	s.lat = append(s.lat, r.lat...)
+	if s.status == nil {
+		s.status = map[int]int{}
+	}
+	for code, n := range r.status {
+		s.status[code] += n
+	}
+	s.elapsed += r.elapsed
+	s.cpu += r.cpu
+}
+
+func (s *round) result(name string) Result {
+	r := Result{Name: name, Requests: len(s.lat), Status: s.status, Elapsed: s.elapsed}
+	slices.Sort(s.lat)
+	r.P50, r.P99 = s.lat[len(s.lat)/2], s.lat[len(s.lat)*99/100]
+	r.CPUPerReq = s.cpu / time.Duration(r.Requests)
+	return r
+}
+
+// runOne loads t for opt.Duration or opt.MaxRequests requests; at least one must complete.
+func runOne(ctx context.Context, client *http.Client, base string, t Target, opt Options) (round, error) {
 	ctx, cancel := context.WithTimeout(ctx, opt.Duration)
 	defer cancel()
 	var issued atomic.Int64
@@ -83,14 +141,14 @@ func runOne(ctx context.Context, client *http.Client, base string, t Target, opt
 	var errOnce sync.Once
 	cpu0, err := processCPU(opt.ServerPID)
 	if err != nil {
-		return Result{}, err
+		return round{}, err
 	}
 	start := time.Now()
 	var wg sync.WaitGroup
 	for w := range opt.Concurrency {
 		status[w] = map[int]int{}
 		wg.Go(func() {
-			rng := rand.New(rand.NewPCG(uint64(w), 42))
+			rng := rand.New(rand.NewPCG(uint64(w), uint64(start.UnixNano())))
 			for ctx.Err() == nil && issued.Add(1) <= int64(opt.MaxRequests) {
 				u := base + t.Path + "?" + t.Query(rng)
 				req, _ := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
@@ -111,29 +169,24 @@ func runOne(ctx context.Context, client *http.Client, base string, t Target, opt
 		})
 	}
 	wg.Wait()
-	elapsed := time.Since(start)
+	r := round{elapsed: time.Since(start), status: map[int]int{}}
 	cpu1, err := processCPU(opt.ServerPID)
 	if err != nil {
-		return Result{}, err
+		return round{}, err
 	}
 	if firstErr != nil {
-		return Result{}, firstErr
+		return round{}, firstErr
 	}
-	r := Result{Name: t.Name, Elapsed: elapsed, Status: map[int]int{}}
-	var all []time.Duration
+	r.cpu = cpu1 - cpu0
 	for w := range opt.Concurrency {
-		all = append(all, lat[w]...)
+		r.lat = append(r.lat, lat[w]...)
 		for code, n := range status[w] {
-			r.Status[code] += n
+			r.status[code] += n
 		}
 	}
-	r.Requests = len(all)
-	if r.Requests == 0 {
+	if len(r.lat) == 0 {
 		return r, errors.New("no request completed")
 	}
-	slices.Sort(all)
-	r.P50, r.P99 = all[len(all)/2], all[len(all)*99/100]
-	r.CPUPerReq = (cpu1 - cpu0) / time.Duration(r.Requests)
 	return r, nil
 }
 
@@ -189,26 +242,38 @@ func processCPU(pid int) (time.Duration, error) {
 }
 
 // Report writes a table of results, each with its CPU per request as a ratio to the
-// baseline result named baseline.
+// baseline result named baseline, over the whole run and, with several rounds, the lowest and
+// highest ratio of a single round (the spread this machine's noise gives).
 func Report(w io.Writer, results []Result, baseline string) {
-	var base time.Duration
+	var base Result
 	for _, r := range results {
 		if r.Name == baseline {
-			base = r.CPUPerReq
+			base = r
 		}
 	}
-	fmt.Fprintf(w, "%-34s %9s %9s %9s %9s %12s %7s  %s\n", "endpoint", "requests", "req/s", "p50", "p99", "CPU µs/req", "ratio", "status")
+	fmt.Fprintf(w, "%-34s %9s %9s %9s %9s %12s %7s %11s  %s\n", "endpoint", "requests", "req/s", "p50", "p99", "CPU µs/req", "ratio", "per round", "status")
 	for _, r := range results {
-		ratio := "-"
-		if base > 0 {
-			ratio = fmt.Sprintf("%.2f", float64(r.CPUPerReq)/float64(base))
+		ratio, spread := "-", "-"
+		if base.CPUPerReq > 0 {
+			ratio = fmt.Sprintf("%.2f", float64(r.CPUPerReq)/float64(base.CPUPerReq))
+		}
+		if len(r.RoundCPU) > 1 && len(r.RoundCPU) == len(base.RoundCPU) {
+			lo, hi := math.Inf(1), math.Inf(-1)
+			for i, c := range r.RoundCPU {
+				if b := base.RoundCPU[i]; b > 0 {
+					lo, hi = min(lo, float64(c)/float64(b)), max(hi, float64(c)/float64(b))
+				}
+			}
+			if lo <= hi {
+				spread = fmt.Sprintf("%.2f–%.2f", lo, hi)
+			}
 		}
 		var codes []string
 		for _, c := range slices.Sorted(maps.Keys(r.Status)) {
 			codes = append(codes, fmt.Sprintf("%d×%d", c, r.Status[c]))
 		}
-		fmt.Fprintf(w, "%-34s %9d %9.0f %9s %9s %12.1f %7s  %s\n", r.Name, r.Requests, r.RPS(),
+		fmt.Fprintf(w, "%-34s %9d %9.0f %9s %9s %12.1f %7s %11s  %s\n", r.Name, r.Requests, r.RPS(),
 			r.P50.Round(time.Microsecond), r.P99.Round(time.Microsecond),
-			float64(r.CPUPerReq)/float64(time.Microsecond), ratio, strings.Join(codes, " "))
+			float64(r.CPUPerReq)/float64(time.Microsecond), ratio, spread, strings.Join(codes, " "))
 	}
 }

@@ -24,7 +24,7 @@ func TestCheckLoopback(t *testing.T) {
 }
 
 // TestRun loads a test server (this process, so its own CPU is measured) and checks the
-// counts add up and every request carried the key.
+// counts add up over two rounds (the warm-up not counted) and every request carried the key.
 func TestRun(t *testing.T) {
 	var noKey atomic.Int64
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -37,13 +37,14 @@ func TestRun(t *testing.T) {
 	// Enough requests that the process's CPU time moves by several 10 ms ticks.
 	const requests = 20000
 	res, err := Run(context.Background(), srv.URL, Targets("/static")[:2], Options{
-		Concurrency: 4, Duration: 30 * time.Second, MaxRequests: requests, Key: "k", ServerPID: os.Getpid(),
+		Concurrency: 4, Duration: 30 * time.Second, MaxRequests: requests, Rounds: 2, Warmup: 50 * time.Millisecond,
+		Key: "k", ServerPID: os.Getpid(),
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, r := range res {
-		if r.Requests != requests || r.Status[200] != requests || r.P50 > r.P99 {
+		if r.Requests != requests || r.Status[200] != requests || r.P50 > r.P99 || len(r.RoundCPU) != 2 {
 			t.Errorf("%+v", r)
 		}
 	}

@@ -29,6 +29,7 @@ func Sections() []build.Section {
 		netinfobuild.Section(),
 		riskbuild.Section(),
 		revgeobuild.Section(),
+		ipgeobuild.AreasSection(), // after the ipgeo and netinfo sections it derives from
 	}
 }
 

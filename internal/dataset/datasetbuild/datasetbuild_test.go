@@ -13,13 +13,14 @@ func TestSectionNames(t *testing.T) {
 	for _, s := range Sections() {
 		built[s.Name] = true
 	}
-	for _, name := range []string{dataset.SectionCountry, dataset.SectionIPGeo, dataset.SectionNetInfo, dataset.SectionRisk, dataset.SectionRevGeo} {
+	read := []string{dataset.SectionCountry, dataset.SectionIPGeo, dataset.SectionNetInfo, dataset.SectionRisk, dataset.SectionRevGeo, dataset.SectionAreas}
+	for _, name := range read {
 		if !built[name] {
 			t.Errorf("no builder makes section %q", name)
 		}
 	}
-	if len(built) != 5 {
-		t.Errorf("%d sections built, the loader reads 5", len(built))
+	if len(built) != len(read) {
+		t.Errorf("%d sections built, the loader reads %d", len(built), len(read))
 	}
 }
 
@@ -29,5 +30,8 @@ func TestRealSnapshotEngines(t *testing.T) {
 	s := datasettest.Real(t)
 	if s.IPGeo == nil || s.Net == nil || s.Risk == nil || s.Places == nil {
 		t.Fatalf("engines missing: ipgeo %v, netinfo %v, risk %v, revgeo %v", s.IPGeo != nil, s.Net != nil, s.Risk != nil, s.Places != nil)
+	}
+	if n, _ := s.IPGeo.AreaCounts(); n == 0 {
+		t.Error("no precomputed confidence areas")
 	}
 }

@@ -1,0 +1,134 @@
+package ipgeo
+
+import (
+	"errors"
+	"math/rand/v2"
+	"net/netip"
+	"slices"
+	"strconv"
+	"testing"
+)
+
+// fixturePrefixes are "announced" prefixes over the fixture: with and without estimates of
+// their own (several records, one record, no data), IPv4 and IPv6.
+var fixturePrefixes = []netip.Prefix{
+	netip.MustParsePrefix("1.0.0.0/22"), // one record
+	netip.MustParsePrefix("3.0.0.0/22"), // New Zealand and Australia
+	netip.MustParsePrefix("6.0.0.0/23"), // Sydney and Perth
+	netip.MustParsePrefix("6.0.0.0/23"), // a duplicate
+	netip.MustParsePrefix("0.0.0.0/0"),
+	netip.MustParsePrefix("10.0.0.0/8"),     // no data
+	netip.MustParsePrefix("2400::/12"),      // two IPv6 records
+	netip.MustParsePrefix("2401::1/128"),    // longer than /64
+	netip.MustParsePrefix("2400:cb00::/24"), // one record
+}
+
+// TestAreasMatchComputed: a DB with precomputed areas answers Confidence exactly as one that
+// computes them, for addresses in every fixture network under every fixture prefix.
+func TestAreasMatchComputed(t *testing.T) {
+	db, _ := mustDB(t, fixture())
+	fast, err := db.WithAreas(db.EncodeAreas(fixturePrefixes))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := fast.AreaCounts(); n != 4 {
+		t.Errorf("%d prefix estimates, want 4 (3.0.0.0/22, 6.0.0.0/23, 0.0.0.0/0, 2400::/12)", n)
+	}
+	addrs := []string{"1.0.0.1", "1.0.3.255", "2.0.0.1", "3.0.0.1", "3.0.3.1", "4.0.0.1", "5.0.0.1", "6.0.0.1", "6.0.1.1",
+		"255.255.255.255", "::1:0:0:1", "2400:cb00::1", "2401::1", "2002:100::1"}
+	checked := 0
+	for _, s := range addrs {
+		p, ok := db.Lookup(netip.MustParseAddr(s))
+		if !ok {
+			t.Fatalf("%s not found", s)
+		}
+		for _, bgp := range append([]netip.Prefix{{}}, fixturePrefixes...) {
+			ev := Evidence{BGPPrefix: bgp, SecondOpinion: "AU"}
+			want, got := db.Confidence(p, ev), fast.Confidence(p, ev)
+			if !sameConfidence(got, want) {
+				t.Errorf("%s under %s: precomputed %+v, computed %+v", s, bgp, got, want)
+			}
+			checked++
+		}
+	}
+	t.Logf("%d answers compared", checked)
+}
+
+func sameConfidence(a, b Confidence) bool {
+	return a.Level == b.Level && a.Reason == b.Reason && a.RadiusKm == b.RadiusKm && a.CountryShare == b.CountryShare &&
+		a.Prefix == b.Prefix && slices.Equal(a.Area.Points(), b.Area.Points())
+}
+
+func TestAreasDeterministic(t *testing.T) {
+	db, _ := mustDB(t, fixture())
+	a := db.EncodeAreas(fixturePrefixes)
+	rev := slices.Clone(fixturePrefixes)
+	slices.Reverse(rev)
+	b := db.EncodeAreas(rev) // order does not matter
+	if string(a) != string(b) {
+		t.Error("EncodeAreas depends on the order of the prefixes")
+	}
+}
+
+func TestWithAreasRejects(t *testing.T) {
+	db, _ := mustDB(t, fixture())
+	good := db.EncodeAreas(fixturePrefixes)
+	other, _ := mustDB(t, func() *Data { d := fixture(); d.Records = d.Records[:5]; d.V4 = d.V4[:10]; return d }())
+	tests := map[string][]byte{
+		"empty":          nil,
+		"wrong magic":    append([]byte("ipatlas-areas/9"), good[len(areasMagic):]...),
+		"truncated":      good[:len(good)-3],
+		"trailing bytes": append(slices.Clone(good), 0),
+	}
+	for name, b := range tests {
+		if _, err := db.WithAreas(b); !errors.Is(err, ErrFormat) {
+			t.Errorf("%s: err %v, want ErrFormat", name, err)
+		}
+	}
+	if _, err := other.WithAreas(good); !errors.Is(err, ErrFormat) {
+		t.Errorf("areas of other data: err %v, want ErrFormat", err)
+	}
+}
+
+func FuzzWithAreas(f *testing.F) {
+	db, _ := mustDB(f, fixture())
+	good := db.EncodeAreas(fixturePrefixes)
+	f.Add(good)
+	f.Add(good[:len(good)/2])
+	f.Add([]byte(areasMagic))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		fast, err := db.WithAreas(b)
+		if err != nil {
+			return
+		}
+		// Whatever decodes must answer without panicking.
+		for _, s := range []string{"1.0.0.1", "3.0.0.1", "6.0.1.1", "2400:cb00::1"} {
+			p, _ := fast.Lookup(netip.MustParseAddr(s))
+			for _, bgp := range fixturePrefixes {
+				c := fast.Confidence(p, Evidence{BGPPrefix: bgp})
+				c.Area.AppendJSON(nil)
+			}
+		}
+	})
+}
+
+// TestAppendE5MatchesStrconv: appendE5 writes what strconv writes for the float64 of n·10⁻⁵,
+// on every value within ±1 degree and on random ones over the whole range.
+func TestAppendE5MatchesStrconv(t *testing.T) {
+	check := func(n int32) {
+		got := string(appendE5(nil, n))
+		if want := strconv.FormatFloat(float64(n)/1e5, 'f', -1, 64); got != want {
+			t.Fatalf("appendE5(%d) = %s, want %s", n, got, want)
+		}
+	}
+	for n := int32(-100000); n <= 100000; n++ {
+		check(n)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 200000 {
+		check(rng.Int32N(2*18000001) - 18000000)
+	}
+	for _, n := range []int32{-18000000, 18000000, 9000000, -9000000, 1<<31 - 1, -1 << 31} {
+		check(n)
+	}
+}

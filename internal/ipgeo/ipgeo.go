@@ -200,7 +200,7 @@ type DB struct {
 	fine  table64 // second level of the IPv6 table: lower 64 bits, grouped per /64
 	fineG []uint32
 
-	zones     zoneTables
+	zones  zoneTables
 	memo   *areaMemo // estimates computed on demand, without areas
 	areas  *areas    // precomputed estimates (WithAreas), or nil
 	source string    // description of the source database, e.g. "GeoLite2-City"

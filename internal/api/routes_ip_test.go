@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"flag"
 	"log/slog"
+	"math/rand/v2"
 	"net/http/httptest"
 	"net/netip"
 	"os"
@@ -520,5 +521,39 @@ func TestIPAppendTime(t *testing.T) {
 				t.Errorf("local %v: %s, want %s", local, got, want)
 			}
 		}
+	}
+}
+
+// BenchmarkGeolocationRenderRandom is BenchmarkGeolocationRender over 65 536 random
+// addresses of announced prefixes: the caches hold little of what one answer reads, as under
+// a load of random addresses.
+func BenchmarkGeolocationRenderRandom(b *testing.B) {
+	s := ipRealServer(b)
+	v, err := s.countryView()
+	if err != nil {
+		b.Fatal(err)
+	}
+	var announced []netip.Prefix
+	for n := range v.snap.Net.Announced() {
+		announced = append(announced, n.BGPPrefix)
+	}
+	rng := rand.New(rand.NewPCG(5, 6))
+	addrs := make([]netip.Addr, 1<<16)
+	for i := range addrs {
+		p := announced[rng.IntN(len(announced))]
+		bs := p.Addr().AsSlice()
+		for j := range bs {
+			free := min(8, max(0, (j+1)*8-p.Bits()))
+			bs[j] |= byte(rng.Uint32()) & byte(1<<free-1)
+		}
+		addrs[i], _ = netip.AddrFromSlice(bs)
+	}
+	at := time.Unix(1781000000, 0)
+	buf := make([]byte, 0, 8192)
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		buf, _ = geoAppendBody(buf[:0], v, addrs[i&(len(addrs)-1)], "en", "en", at, false)
+		i++
 	}
 }

@@ -197,19 +197,11 @@ func (r *areaReader) fail(format string, args ...any) {
 	}
 }
 
-func (r *areaReader) uvarint(what string) uint64 {
-	v, n := binary.Uvarint(r.b)
-	if n <= 0 {
-		r.fail("%s: bad varint", what)
-		r.b = nil
-		return 0
-	}
-	r.b = r.b[n:]
-	return v
-}
+func (r *areaReader) uvarint(what string) uint64 { return readVarint(r, what, binary.Uvarint) }
+func (r *areaReader) varint(what string) int64   { return readVarint(r, what, binary.Varint) }
 
-func (r *areaReader) varint(what string) int64 {
-	v, n := binary.Varint(r.b)
+func readVarint[T uint64 | int64](r *areaReader, what string, read func([]byte) (T, int)) T {
+	v, n := read(r.b)
 	if n <= 0 {
 		r.fail("%s: bad varint", what)
 		r.b = nil

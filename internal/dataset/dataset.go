@@ -19,8 +19,8 @@ import (
 )
 
 // Section names in the snapshot file. They match the builders' SectionName constants
-// (countrybuild, ipgeobuild, netinfobuild, riskbuild, revgeobuild, and ipgeobuild's
-// AreasSectionName); a test checks that.
+// (countrybuild, ipgeobuild, netinfobuild, riskbuild, revgeobuild; the derived areas section
+// is named in datasetbuild); a test checks that.
 const (
 	SectionCountry = "country"
 	SectionIPGeo   = "ipgeo"

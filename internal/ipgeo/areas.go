@@ -123,7 +123,7 @@ func (db *DB) EncodeAreas(announced []netip.Prefix) []byte {
 		}
 	}
 
-	b := append([]byte(areasMagic), 0)[:len(areasMagic)]
+	b := []byte(areasMagic)
 	b = binary.AppendUvarint(b, uint64(len(db.records)))
 	b = binary.AppendUvarint(b, uint64(len(polys)))
 	for _, poly := range polys {

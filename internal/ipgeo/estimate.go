@@ -41,8 +41,8 @@ const earthRadiusKm = 6371.0088
 type estimate struct {
 	poly     []int32 // as Polygons holds it; nil: no estimate
 	radiusKm float64
-	// countries is the share of addresses per country, largest first, for a prefix's
-	// estimate; nil for a record's, whose one country (share 1) is country.
+	// A prefix's estimate has the share of addresses per country, largest first; a
+	// record's has its one country (share 1), "" if none.
 	countries []countryShare
 	country   string
 }
@@ -54,8 +54,8 @@ type countryShare struct {
 
 // share returns the share of the estimate's addresses placed in country code.
 func (e estimate) share(code string) float64 {
-	if e.countries == nil {
-		if code != "" && code == e.country {
+	if e.country != "" {
+		if code == e.country {
 			return 1
 		}
 		return 0
@@ -208,7 +208,7 @@ func (db *DB) samples(pfx netip.Prefix) []sample {
 func (db *DB) computeEstimate(ss []sample) estimate {
 	slices.SortFunc(ss, func(a, b sample) int { return cmp.Compare(a.rec, b.rec) })
 	var pts []point
-	byCountry := []countryShare{}
+	var byCountry []countryShare
 	total := 0.0
 	for i := 0; i < len(ss); { // merge the samples by record
 		j, w := i, 0.0

@@ -71,7 +71,7 @@ func Run(ctx context.Context, base string, targets []Target, opt Options) ([]Res
 	}}
 	if opt.Warmup > 0 {
 		warm := opt
-		warm.Duration, warm.MaxRequests = opt.Warmup, opt.MaxRequests
+		warm.Duration = opt.Warmup
 		for _, t := range targets {
 			if _, err := runOne(ctx, client, base, t, warm); err != nil {
 				return nil, fmt.Errorf("%s: warm-up: %w", t.Name, err)

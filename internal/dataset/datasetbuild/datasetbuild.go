@@ -29,7 +29,14 @@ func Sections() []build.Section {
 		netinfobuild.Section(),
 		riskbuild.Section(),
 		revgeobuild.Section(),
-		ipgeobuild.AreasSection(), // after the ipgeo and netinfo sections it derives from
+		{
+			// Derived, so listed after the two sections it reads.
+			Name: dataset.SectionAreas,
+			Uses: []string{dataset.SectionIPGeo, dataset.SectionNetInfo},
+			Derive: func(ctx context.Context, sections map[string][]byte, rep *build.Report) ([]byte, error) {
+				return ipgeobuild.DeriveAreas(ctx, sections[dataset.SectionIPGeo], sections[dataset.SectionNetInfo], rep)
+			},
+		},
 	}
 }
 

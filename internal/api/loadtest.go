@@ -2,6 +2,7 @@ package api
 
 import (
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/ipatlas/ipatlas/internal/web"
@@ -12,16 +13,46 @@ import (
 // section 6), since absolute numbers on a shared machine swing too much to compare.
 const LoadTestPath = "/data/load-test-static"
 
-// loadTestBody is a fixed 1.5 KB JSON body, the size of a typical answer.
-var loadTestBody = func() []byte {
-	const size = 1536
-	head, tail := `{"status":"ok","note":"static load-test baseline","padding":"`, `"}`
-	return []byte(head + strings.Repeat("x", size-len(head)-len(tail)) + tail)
-}()
+// Sizes of the static body: 1.5 KB by default, the size of a typical answer; `bytes` asks
+// for another size within these bounds, so a load test can tell what an answer's size alone
+// costs apart from what computing it costs.
+const (
+	loadTestSize    = 1536
+	loadTestMinSize = 64
+	loadTestMaxSize = 16 << 10
+)
+
+const loadTestHead, loadTestTail = `{"status":"ok","note":"static load-test baseline","padding":"`, `"}`
+
+// loadTestBody is the default body; loadTestPadding fills bodies of other sizes.
+var (
+	loadTestBody    = loadTestBodyOf(loadTestSize)
+	loadTestPadding = strings.Repeat("x", loadTestMaxSize)
+)
+
+func loadTestBodyOf(size int) []byte {
+	return []byte(loadTestHead + loadTestPadding[:size-len(loadTestHead)-len(loadTestTail)] + loadTestTail)
+}
 
 // loadTestStatic answers the fixed body. Like every keyed endpoint it authenticates and
-// meters first, so the baseline carries the same per-request overhead as a real lookup.
+// meters first, so the baseline carries the same per-request overhead as a real lookup. A
+// body of another size is assembled in a pooled buffer, as the lookups assemble theirs.
 func (s *Server) loadTestStatic(w http.ResponseWriter, r *http.Request) error {
-	web.WriteJSONBytes(w, http.StatusOK, loadTestBody)
+	v, ok := paramOK(r, "bytes")
+	if !ok {
+		web.WriteJSONBytes(w, http.StatusOK, loadTestBody)
+		return nil
+	}
+	size, err := strconv.Atoi(v)
+	if err != nil || size < loadTestMinSize || size > loadTestMaxSize {
+		return badRequest("The bytes parameter must be a whole number from %d to %d.", loadTestMinSize, loadTestMaxSize)
+	}
+	bp := bufPool.Get().(*[]byte)
+	b := append((*bp)[:0], loadTestHead...)
+	b = append(b, loadTestPadding[:size-len(loadTestHead)-len(loadTestTail)]...)
+	b = append(b, loadTestTail...)
+	web.WriteJSONBytes(w, http.StatusOK, b)
+	*bp = b
+	bufPool.Put(bp)
 	return nil
 }

@@ -24,4 +24,18 @@ func TestLoadTestStatic(t *testing.T) {
 	if rec.Code != 200 || rec.Body.Len() != 1536 || !json.Valid(rec.Body.Bytes()) {
 		t.Errorf("%d, %d bytes, valid JSON %v", rec.Code, rec.Body.Len(), json.Valid(rec.Body.Bytes()))
 	}
+	for q, want := range map[string]int{"bytes=64": 64, "bytes=2560": 2560, "bytes=16384": 16384, "bytes=1536": 1536} {
+		rec := do(t, s, "GET", LoadTestPath+"?key=good&"+q, nil)
+		if rec.Code != 200 || rec.Body.Len() != want || !json.Valid(rec.Body.Bytes()) {
+			t.Errorf("%s: %d, %d bytes, valid JSON %v", q, rec.Code, rec.Body.Len(), json.Valid(rec.Body.Bytes()))
+		}
+	}
+	if rec := do(t, s, "GET", LoadTestPath+"?key=good&bytes=1536", nil); rec.Body.String() != string(loadTestBody) {
+		t.Errorf("bytes=1536 is not the default body")
+	}
+	for _, q := range []string{"bytes=", "bytes=63", "bytes=16385", "bytes=2k", "bytes=-1", "bytes=99999999999999999999"} {
+		if rec := do(t, s, "GET", LoadTestPath+"?key=good&"+q, nil); rec.Code != 400 || !json.Valid(rec.Body.Bytes()) {
+			t.Errorf("%s: %d %s, want a 400 JSON error", q, rec.Code, rec.Body)
+		}
+	}
 }

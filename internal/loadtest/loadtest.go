@@ -54,12 +54,17 @@ type Result struct {
 	Status    map[int]int
 	Elapsed   time.Duration
 	P50, P99  time.Duration
+	BodyBytes int64           // response body bytes, all requests together
 	CPUPerReq time.Duration   // server user+sys time per request
 	RoundCPU  []time.Duration // CPUPerReq of each round
 }
 
 // RPS is requests per second.
 func (r Result) RPS() float64 { return float64(r.Requests) / r.Elapsed.Seconds() }
+
+// BodyPerReq is the mean response body size in bytes: what the server wrote besides its
+// headers, which costs CPU by itself (the static baseline at a second size shows how much).
+func (r Result) BodyPerReq() float64 { return float64(r.BodyBytes) / float64(r.Requests) }
 
 // Run loads the targets against base, which must be a loopback URL, in opt.Rounds rounds.
 func Run(ctx context.Context, base string, targets []Target, opt Options) ([]Result, error) {
@@ -106,6 +111,7 @@ func Run(ctx context.Context, base string, targets []Target, opt Options) ([]Res
 type round struct {
 	lat     []time.Duration
 	status  map[int]int
+	body    int64
 	elapsed time.Duration
 	cpu     time.Duration
 }
@@ -118,12 +124,13 @@ func (s *round) add(r round) {
 	for code, n := range r.status {
 		s.status[code] += n
 	}
+	s.body += r.body
 	s.elapsed += r.elapsed
 	s.cpu += r.cpu
 }
 
 func (s *round) result(name string) Result {
-	r := Result{Name: name, Requests: len(s.lat), Status: s.status, Elapsed: s.elapsed}
+	r := Result{Name: name, Requests: len(s.lat), Status: s.status, BodyBytes: s.body, Elapsed: s.elapsed}
 	slices.Sort(s.lat)
 	r.P50, r.P99 = s.lat[len(s.lat)/2], s.lat[len(s.lat)*99/100]
 	r.CPUPerReq = s.cpu / time.Duration(r.Requests)
@@ -137,6 +144,7 @@ func runOne(ctx context.Context, client *http.Client, base string, t Target, opt
 	var issued atomic.Int64
 	lat := make([][]time.Duration, opt.Concurrency)
 	status := make([]map[int]int, opt.Concurrency)
+	body := make([]int64, opt.Concurrency)
 	var firstErr error
 	var errOnce sync.Once
 	cpu0, err := processCPU(opt.ServerPID)
@@ -161,8 +169,9 @@ func runOne(ctx context.Context, client *http.Client, base string, t Target, opt
 					}
 					return
 				}
-				io.Copy(io.Discard, resp.Body)
+				n, _ := io.Copy(io.Discard, resp.Body)
 				resp.Body.Close()
+				body[w] += n
 				lat[w] = append(lat[w], time.Since(t0))
 				status[w][resp.StatusCode]++
 			}
@@ -180,6 +189,7 @@ func runOne(ctx context.Context, client *http.Client, base string, t Target, opt
 	r.cpu = cpu1 - cpu0
 	for w := range opt.Concurrency {
 		r.lat = append(r.lat, lat[w]...)
+		r.body += body[w]
 		for code, n := range status[w] {
 			r.status[code] += n
 		}
@@ -251,7 +261,7 @@ func Report(w io.Writer, results []Result, baseline string) {
 			base = r
 		}
 	}
-	fmt.Fprintf(w, "%-34s %9s %9s %9s %9s %12s %7s %11s  %s\n", "endpoint", "requests", "req/s", "p50", "p99", "CPU µs/req", "ratio", "per round", "status")
+	fmt.Fprintf(w, "%-34s %9s %9s %9s %9s %7s %12s %7s %11s  %s\n", "endpoint", "requests", "req/s", "p50", "p99", "body B", "CPU µs/req", "ratio", "per round", "status")
 	for _, r := range results {
 		ratio, spread := "-", "-"
 		if base.CPUPerReq > 0 {
@@ -272,8 +282,8 @@ func Report(w io.Writer, results []Result, baseline string) {
 		for _, c := range slices.Sorted(maps.Keys(r.Status)) {
 			codes = append(codes, fmt.Sprintf("%d×%d", c, r.Status[c]))
 		}
-		fmt.Fprintf(w, "%-34s %9d %9.0f %9s %9s %12.1f %7s %11s  %s\n", r.Name, r.Requests, r.RPS(),
-			r.P50.Round(time.Microsecond), r.P99.Round(time.Microsecond),
+		fmt.Fprintf(w, "%-34s %9d %9.0f %9s %9s %7.0f %12.1f %7s %11s  %s\n", r.Name, r.Requests, r.RPS(),
+			r.P50.Round(time.Microsecond), r.P99.Round(time.Microsecond), r.BodyPerReq(),
 			float64(r.CPUPerReq)/float64(time.Microsecond), ratio, spread, strings.Join(codes, " "))
 	}
 }

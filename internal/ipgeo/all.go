@@ -16,7 +16,7 @@ func (db *DB) All() iter.Seq2[netip.Prefix, Place] {
 			if v&kindMask != kindData {
 				return true
 			}
-			p := db.records[v>>kindBits]
+			p := db.place(v >> kindBits)
 			p.Network = pfx
 			return yield(pfx, p)
 		}

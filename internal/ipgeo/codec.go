@@ -568,15 +568,18 @@ func decode(b []byte) (*DB, error) {
 			}
 		}
 	}
-	area := func(ref uint32) (Area, error) {
-		if ref == 0 {
-			return Area{}, nil
-		}
+	checkPlace := func(ref uint32) error {
 		if int64(ref) > int64(len(db.places)) {
-			return Area{}, fmt.Errorf("place %d out of range", ref)
+			return fmt.Errorf("place %d out of range", ref)
 		}
-		p := &db.places[ref-1]
-		return Area{Code: p.code, GeonameID: p.geonameID, Names: Names{&p.names}}, nil
+		return nil
+	}
+	db.text = st.all
+	text := func(ref uint32) (span, error) {
+		if int64(ref) >= int64(st.n) {
+			return span{}, fmt.Errorf("string %d out of range", ref)
+		}
+		return span{u32(st.offs, int(ref)), u32(st.offs, int(ref)+1)}, nil
 	}
 
 	// Subdivisions and records.
@@ -587,57 +590,61 @@ func decode(b []byte) (*DB, error) {
 		if ref == 0 {
 			return nil, fmt.Errorf("subdivision %d: empty", i)
 		}
-		if db.subdivs[i], err = area(ref); err != nil {
+		if err := checkPlace(ref); err != nil {
 			return nil, fmt.Errorf("subdivision %d: %w", i, err)
 		}
+		db.subdivs[i] = db.area(ref)
 	}
 	rb := t[tRecords]
 	nrec := len(rb) / 48
 	if nrec > maxPayload {
 		return nil, errors.New("too many records")
 	}
-	db.records = make([]Place, nrec)
+	db.records = make([]record, nrec)
+	plus := make([]byte, plusLen*nrec)
 	var pc plusCoder
 	for i := range db.records {
 		w := rb[48*i : 48*i+48]
 		r := &db.records[i]
-		r.record = uint32(i)
 		lat, lon := math.Float64frombits(u64(w, 0)), math.Float64frombits(u64(w, 1))
-		areas := [4]*Area{&r.Continent, &r.Country, &r.RegisteredCountry, &r.City}
-		for j, a := range areas {
-			if *a, err = area(binary.LittleEndian.Uint32(w[16+4*j:])); err != nil {
+		for j := range r.places {
+			r.places[j] = binary.LittleEndian.Uint32(w[16+4*j:])
+			if err := checkPlace(r.places[j]); err != nil {
 				return nil, fmt.Errorf("record %d: %w", i, err)
 			}
 		}
-		if r.Postcode, err = st.get(binary.LittleEndian.Uint32(w[32:])); err != nil {
+		if r.postcode, err = text(binary.LittleEndian.Uint32(w[32:])); err != nil {
 			return nil, fmt.Errorf("record %d: %w", i, err)
 		}
-		if r.TimeZone, err = st.get(binary.LittleEndian.Uint32(w[36:])); err != nil {
+		if r.timeZone, err = text(binary.LittleEndian.Uint32(w[36:])); err != nil {
 			return nil, fmt.Errorf("record %d: %w", i, err)
 		}
 		first, nsub := uint64(binary.LittleEndian.Uint32(w[40:])), uint64(w[46])
 		if first+nsub > uint64(len(db.subdivs)) {
 			return nil, fmt.Errorf("record %d: subdivisions out of range", i)
 		}
-		if nsub > 0 {
-			r.Subdivisions = db.subdivs[first : first+nsub : first+nsub]
-		}
-		radius := int(binary.LittleEndian.Uint16(w[44:]))
+		r.sub, r.nSub = uint32(first), uint8(nsub)
+		radius := binary.LittleEndian.Uint16(w[44:])
+		code := plus[plusLen*i : plusLen*(i+1)]
 		switch flags := w[47]; flags {
 		case 0:
 			if lat != 0 || lon != 0 || radius != 0 || math.Signbit(lat) || math.Signbit(lon) {
 				return nil, fmt.Errorf("record %d: coordinates without location flag", i)
 			}
+			copy(code, strings.Repeat(" ", plusLen))
 		case flagHasLocation:
 			if !(lat >= -90 && lat <= 90 && lon >= -180 && lon <= 180) {
 				return nil, fmt.Errorf("record %d: coordinates %v, %v out of range", i, lat, lon)
 			}
-			r.HasLocation, r.Latitude, r.Longitude, r.AccuracyRadius = true, lat, lon, radius
-			r.PlusCode = pc.code(lat, lon)
+			r.hasLoc, r.lat, r.lon, r.radius = true, lat, lon, radius
+			if c := pc.code(lat, lon); len(c) != plusLen || copy(code, c) != plusLen {
+				return nil, fmt.Errorf("record %d: plus code %q is not %d long", i, c, plusLen)
+			}
 		default:
 			return nil, fmt.Errorf("record %d: unknown flags %#x", i, flags)
 		}
 	}
+	db.plus = string(plus)
 
 	// Address tables.
 	if db.v4, err = decodeTable32(t[tV4Keys], t[tV4Vals], nrec); err != nil {

@@ -70,7 +70,7 @@ func (e estimate) share(code string) float64 {
 
 // recordEstimate is the estimate of record rec with its polygon poly (recordPolygon's).
 func (db *DB) recordEstimate(rec uint32, poly []int32) estimate {
-	r := &db.records[rec]
+	r := db.place(rec)
 	e := estimate{country: r.Country.Code, poly: poly}
 	if r.HasLocation {
 		e.radiusKm = max(float64(r.AccuracyRadius), MinRadiusKm)
@@ -81,7 +81,7 @@ func (db *DB) recordEstimate(rec uint32, poly []int32) estimate {
 // recordPolygon returns the accuracy circle of record rec as a closed polygon, nil without
 // coordinates.
 func (db *DB) recordPolygon(rec uint32) []int32 {
-	r := &db.records[rec]
+	r := db.place(rec)
 	if !r.HasLocation {
 		return nil
 	}
@@ -215,7 +215,7 @@ func (db *DB) computeEstimate(ss []sample) estimate {
 		for ; j < len(ss) && ss[j].rec == ss[i].rec; j++ {
 			w += ss[j].weight
 		}
-		r := &db.records[ss[i].rec]
+		r := db.place(ss[i].rec)
 		if code := r.Country.Code; code != "" {
 			total += w
 			k := slices.IndexFunc(byCountry, func(c countryShare) bool { return c.code == code })

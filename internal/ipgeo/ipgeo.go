@@ -192,8 +192,10 @@ func (p Place) Subdivision(i int) Area {
 type DB struct {
 	built   time.Time
 	places  []place
-	records []Place // Network zero; record set
-	subdivs []Area  // backing store of every record's Subdivisions
+	records []record
+	subdivs []Area // backing store of every record's Subdivisions
+	text    string // the section's string blob: postcodes and time zones are spans of it
+	plus    string // plusLen bytes per record: its plus code, spaces without coordinates
 
 	v4    table32
 	v6    table64
@@ -211,6 +213,58 @@ type place struct {
 	code      string
 	geonameID uint32
 	names     [NumLanguages]string
+}
+
+// record is one decoded data record, from which Lookup makes the Place. It holds no
+// pointers and takes 56 bytes where a Place takes 272: the full data's 342 791 records take
+// 19 MB instead of 93 MB that the garbage collector had to scan on every cycle, and a
+// lookup reads one or two cache lines of a record where copying a Place read five.
+type record struct {
+	lat, lon           float64
+	places             [4]uint32 // continent, country, registered country, city: 1 + index into places; 0: none
+	postcode, timeZone span      // in text
+	sub                uint32    // the first of nSub subdivisions in subdivs
+	radius             uint16
+	nSub               uint8
+	hasLoc             bool
+}
+
+// span is the bytes [from, to) of a string.
+type span struct{ from, to uint32 }
+
+// plusLen is the length of a plus code of PlusCodeLength digits ("849VCWC8+R9").
+const plusLen = PlusCodeLength + 1
+
+// place returns record i as a Place (Network zero).
+func (db *DB) place(i uint32) Place {
+	r := &db.records[i]
+	p := Place{
+		Continent:         db.area(r.places[0]),
+		Country:           db.area(r.places[1]),
+		RegisteredCountry: db.area(r.places[2]),
+		City:              db.area(r.places[3]),
+		Postcode:          db.text[r.postcode.from:r.postcode.to],
+		TimeZone:          db.text[r.timeZone.from:r.timeZone.to],
+		record:            i,
+	}
+	if r.nSub > 0 {
+		end := r.sub + uint32(r.nSub)
+		p.Subdivisions = db.subdivs[r.sub:end:end]
+	}
+	if r.hasLoc {
+		p.HasLocation, p.Latitude, p.Longitude, p.AccuracyRadius = true, r.lat, r.lon, int(r.radius)
+		p.PlusCode = db.plus[plusLen*int(i) : plusLen*int(i+1)]
+	}
+	return p
+}
+
+// area returns the Area of a place reference (1 + index into places; 0: none).
+func (db *DB) area(ref uint32) Area {
+	if ref == 0 {
+		return Area{}
+	}
+	pl := &db.places[ref-1]
+	return Area{Code: pl.code, GeonameID: pl.geonameID, Names: Names{&pl.names}}
 }
 
 // BuildTime returns when the source database was built (its build_epoch): the date the
@@ -248,7 +302,7 @@ func (db *DB) Lookup(a netip.Addr) (Place, bool) {
 	if !ok {
 		return Place{}, false
 	}
-	p := db.records[rec]
+	p := db.place(rec)
 	p.Network = pfx
 	return p, true
 }

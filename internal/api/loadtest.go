@@ -24,14 +24,18 @@ const (
 
 const loadTestHead, loadTestTail = `{"status":"ok","note":"static load-test baseline","padding":"`, `"}`
 
-// loadTestBody is the default body; loadTestPadding fills bodies of other sizes.
+// loadTestBody is the default body; loadTestPadding fills bodies of every size.
 var (
-	loadTestBody    = loadTestBodyOf(loadTestSize)
 	loadTestPadding = strings.Repeat("x", loadTestMaxSize)
+	loadTestBody    = appendLoadTestBody(nil, loadTestSize)
 )
 
-func loadTestBodyOf(size int) []byte {
-	return []byte(loadTestHead + loadTestPadding[:size-len(loadTestHead)-len(loadTestTail)] + loadTestTail)
+// appendLoadTestBody appends the static body of size bytes (loadTestMinSize to
+// loadTestMaxSize).
+func appendLoadTestBody(b []byte, size int) []byte {
+	b = append(b, loadTestHead...)
+	b = append(b, loadTestPadding[:size-len(loadTestHead)-len(loadTestTail)]...)
+	return append(b, loadTestTail...)
 }
 
 // loadTestStatic answers the fixed body. Like every keyed endpoint it authenticates and
@@ -48,9 +52,7 @@ func (s *Server) loadTestStatic(w http.ResponseWriter, r *http.Request) error {
 		return badRequest("The bytes parameter must be a whole number from %d to %d.", loadTestMinSize, loadTestMaxSize)
 	}
 	bp := bufPool.Get().(*[]byte)
-	b := append((*bp)[:0], loadTestHead...)
-	b = append(b, loadTestPadding[:size-len(loadTestHead)-len(loadTestTail)]...)
-	b = append(b, loadTestTail...)
+	b := appendLoadTestBody((*bp)[:0], size)
 	web.WriteJSONBytes(w, http.StatusOK, b)
 	*bp = b
 	bufPool.Put(bp)

@@ -519,10 +519,19 @@ type strTable struct {
 }
 
 func (s *strTable) get(ref uint32) (string, error) {
-	if int64(ref) >= int64(s.n) {
-		return "", fmt.Errorf("string %d out of range", ref)
+	sp, err := s.span(ref)
+	if err != nil {
+		return "", err
 	}
-	return s.all[u32(s.offs, int(ref)):u32(s.offs, int(ref)+1)], nil
+	return s.all[sp.from:sp.to], nil
+}
+
+// span returns where string ref lies in the blob.
+func (s *strTable) span(ref uint32) (span, error) {
+	if int64(ref) >= int64(s.n) {
+		return span{}, fmt.Errorf("string %d out of range", ref)
+	}
+	return span{u32(s.offs, int(ref)), u32(s.offs, int(ref)+1)}, nil
 }
 
 func decode(b []byte) (*DB, error) {
@@ -575,12 +584,6 @@ func decode(b []byte) (*DB, error) {
 		return nil
 	}
 	db.text = st.all
-	text := func(ref uint32) (span, error) {
-		if int64(ref) >= int64(st.n) {
-			return span{}, fmt.Errorf("string %d out of range", ref)
-		}
-		return span{u32(st.offs, int(ref)), u32(st.offs, int(ref)+1)}, nil
-	}
 
 	// Subdivisions and records.
 	sb := t[tSubdivs]
@@ -613,10 +616,10 @@ func decode(b []byte) (*DB, error) {
 				return nil, fmt.Errorf("record %d: %w", i, err)
 			}
 		}
-		if r.postcode, err = text(binary.LittleEndian.Uint32(w[32:])); err != nil {
+		if r.postcode, err = st.span(binary.LittleEndian.Uint32(w[32:])); err != nil {
 			return nil, fmt.Errorf("record %d: %w", i, err)
 		}
-		if r.timeZone, err = text(binary.LittleEndian.Uint32(w[36:])); err != nil {
+		if r.timeZone, err = st.span(binary.LittleEndian.Uint32(w[36:])); err != nil {
 			return nil, fmt.Errorf("record %d: %w", i, err)
 		}
 		first, nsub := uint64(binary.LittleEndian.Uint32(w[40:])), uint64(w[46])
@@ -625,19 +628,17 @@ func decode(b []byte) (*DB, error) {
 		}
 		r.sub, r.nSub = uint32(first), uint8(nsub)
 		radius := binary.LittleEndian.Uint16(w[44:])
-		code := plus[plusLen*i : plusLen*(i+1)]
 		switch flags := w[47]; flags {
 		case 0:
 			if lat != 0 || lon != 0 || radius != 0 || math.Signbit(lat) || math.Signbit(lon) {
 				return nil, fmt.Errorf("record %d: coordinates without location flag", i)
 			}
-			copy(code, strings.Repeat(" ", plusLen))
 		case flagHasLocation:
 			if !(lat >= -90 && lat <= 90 && lon >= -180 && lon <= 180) {
 				return nil, fmt.Errorf("record %d: coordinates %v, %v out of range", i, lat, lon)
 			}
 			r.hasLoc, r.lat, r.lon, r.radius = true, lat, lon, radius
-			if c := pc.code(lat, lon); len(c) != plusLen || copy(code, c) != plusLen {
+			if c := pc.code(lat, lon); len(c) != plusLen || copy(plus[plusLen*i:], c) != plusLen {
 				return nil, fmt.Errorf("record %d: plus code %q is not %d long", i, c, plusLen)
 			}
 		default:

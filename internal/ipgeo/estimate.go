@@ -70,10 +70,10 @@ func (e estimate) share(code string) float64 {
 
 // recordEstimate is the estimate of record rec with its polygon poly (recordPolygon's).
 func (db *DB) recordEstimate(rec uint32, poly []int32) estimate {
-	r := db.place(rec)
-	e := estimate{country: r.Country.Code, poly: poly}
-	if r.HasLocation {
-		e.radiusKm = max(float64(r.AccuracyRadius), MinRadiusKm)
+	r := &db.records[rec]
+	e := estimate{country: db.countryCode(rec), poly: poly}
+	if r.hasLoc {
+		e.radiusKm = max(float64(r.radius), MinRadiusKm)
 	}
 	return e
 }
@@ -81,11 +81,11 @@ func (db *DB) recordEstimate(rec uint32, poly []int32) estimate {
 // recordPolygon returns the accuracy circle of record rec as a closed polygon, nil without
 // coordinates.
 func (db *DB) recordPolygon(rec uint32) []int32 {
-	r := db.place(rec)
-	if !r.HasLocation {
+	r := &db.records[rec]
+	if !r.hasLoc {
 		return nil
 	}
-	return hullOfCircles(nil, []point{newPoint(r.Latitude, r.Longitude, float64(r.AccuracyRadius), 1)})
+	return hullOfCircles(nil, []point{newPoint(r.lat, r.lon, float64(r.radius), 1)})
 }
 
 // prefixEstimate computes the estimate of a BGP prefix: the zero estimate when the data's
@@ -215,8 +215,8 @@ func (db *DB) computeEstimate(ss []sample) estimate {
 		for ; j < len(ss) && ss[j].rec == ss[i].rec; j++ {
 			w += ss[j].weight
 		}
-		r := db.place(ss[i].rec)
-		if code := r.Country.Code; code != "" {
+		r := &db.records[ss[i].rec]
+		if code := db.countryCode(ss[i].rec); code != "" {
 			total += w
 			k := slices.IndexFunc(byCountry, func(c countryShare) bool { return c.code == code })
 			if k < 0 {
@@ -225,8 +225,8 @@ func (db *DB) computeEstimate(ss []sample) estimate {
 			}
 			byCountry[k].share += w
 		}
-		if r.HasLocation {
-			pts = append(pts, newPoint(r.Latitude, r.Longitude, float64(r.AccuracyRadius), w))
+		if r.hasLoc {
+			pts = append(pts, newPoint(r.lat, r.lon, float64(r.radius), w))
 		}
 		i = j
 	}

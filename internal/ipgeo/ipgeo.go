@@ -217,8 +217,9 @@ type place struct {
 
 // record is one decoded data record, from which Lookup makes the Place. It holds no
 // pointers and takes 56 bytes where a Place takes 272: the full data's 342 791 records take
-// 19 MB instead of 93 MB that the garbage collector had to scan on every cycle, and a
-// lookup reads one or two cache lines of a record where copying a Place read five.
+// 19 MB (and 3.8 MB of plus codes) instead of 93 MB that the garbage collector had to scan
+// on every cycle. Making the Place reads its places' codes and ids, which copying a Place
+// did not, but most of those (continents, countries) stay in the CPU caches.
 type record struct {
 	lat, lon           float64
 	places             [4]uint32 // continent, country, registered country, city: 1 + index into places; 0: none
@@ -266,6 +267,9 @@ func (db *DB) area(ref uint32) Area {
 	pl := &db.places[ref-1]
 	return Area{Code: pl.code, GeonameID: pl.geonameID, Names: Names{&pl.names}}
 }
+
+// countryCode is the country code of record i, "" if it has none.
+func (db *DB) countryCode(i uint32) string { return db.area(db.records[i].places[1]).Code }
 
 // BuildTime returns when the source database was built (its build_epoch): the date the
 // geolocation was last assessed, for the API's lastUpdated.

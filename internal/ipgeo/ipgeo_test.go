@@ -160,6 +160,63 @@ func TestLookup(t *testing.T) {
 	}
 }
 
+// TestLookupMatchesRecords checks every field of the Place that Lookup makes against the
+// fixture's RecordData it was encoded from, for every IPv4 data leaf: records are decoded
+// into a compact form, and each field is made back from it.
+func TestLookupMatchesRecords(t *testing.T) {
+	d := fixture()
+	db, _ := mustDB(t, d)
+	area := func(i int) (string, uint32, string) {
+		if i == NoPlace {
+			return "", 0, ""
+		}
+		p := d.Places[i]
+		return p.Code, p.GeonameID, p.Names[langEnglish]
+	}
+	for _, leaf := range d.V4 {
+		if leaf.Kind != LeafData {
+			continue
+		}
+		r := d.Records[leaf.Record]
+		p, ok := db.Lookup(leaf.Prefix.Addr())
+		if !ok {
+			t.Errorf("%v: not found", leaf.Prefix)
+			continue
+		}
+		type areaView struct {
+			Code string
+			ID   uint32
+			Name string
+		}
+		view := func(a Area) areaView {
+			name, _ := a.Names.Name("en")
+			if a.IsZero() {
+				name = ""
+			}
+			return areaView{a.Code, a.GeonameID, name}
+		}
+		wantArea := func(i int) areaView { c, id, n := area(i); return areaView{c, id, n} }
+		var gotSubs, wantSubs []areaView
+		for _, a := range p.Subdivisions {
+			gotSubs = append(gotSubs, view(a))
+		}
+		for _, i := range r.Subdivisions {
+			wantSubs = append(wantSubs, wantArea(i))
+		}
+		wantPlus := ""
+		if r.HasLocation {
+			wantPlus = PlusCode(r.Latitude, r.Longitude)
+		}
+		got := []any{view(p.Continent), view(p.Country), view(p.RegisteredCountry), view(p.City), gotSubs, cap(p.Subdivisions),
+			p.Postcode, p.TimeZone, p.HasLocation, p.Latitude, p.Longitude, p.AccuracyRadius, p.PlusCode}
+		want := []any{wantArea(r.Continent), wantArea(r.Country), wantArea(r.RegisteredCountry), wantArea(r.City), wantSubs, len(r.Subdivisions),
+			r.Postcode, r.TimeZone, r.HasLocation, r.Latitude, r.Longitude, r.AccuracyRadius, wantPlus}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%v (record %d): (-want +got):\n%s", leaf.Prefix, leaf.Record, diff)
+		}
+	}
+}
+
 func TestNames(t *testing.T) {
 	n := NamesOf(names("Sydney"))
 	fiji := NamesOf([NumLanguages]string{1: "Fiji"})

@@ -9,8 +9,8 @@ const PlusCodeLength = 10
 // PlusCode returns the Open Location Code of a point, PlusCodeLength digits long.
 func PlusCode(lat, lon float64) string { return olc.Encode(lat, lon, PlusCodeLength) }
 
-// plusCoder makes the plus codes of the records at decode time; records at the same point
-// share one string.
+// plusCoder makes the plus codes of the records at decode time, encoding each point once:
+// many records share one.
 type plusCoder struct{ seen map[[2]float64]string }
 
 func (p *plusCoder) code(lat, lon float64) string {

@@ -17,7 +17,11 @@ import (
 	"github.com/ipatlas/ipatlas/internal/auth"
 	"github.com/ipatlas/ipatlas/internal/dataset"
 	"github.com/ipatlas/ipatlas/internal/dataset/datasettest"
+	"github.com/ipatlas/ipatlas/internal/ipgeo"
+	"github.com/ipatlas/ipatlas/internal/netinfo"
 	"github.com/ipatlas/ipatlas/internal/quota"
+	"github.com/ipatlas/ipatlas/internal/revgeo"
+	"github.com/ipatlas/ipatlas/internal/risk"
 	"github.com/ipatlas/ipatlas/internal/web"
 	"github.com/prometheus/client_golang/prometheus"
 )
@@ -257,5 +261,37 @@ func TestStoreTimeoutIs503(t *testing.T) {
 	if rec.Code != http.StatusServiceUnavailable || json.Unmarshal(rec.Body.Bytes(), &body) != nil || body.Status != 503 ||
 		!strings.HasPrefix(rec.Header().Get("Content-Type"), "application/json") {
 		t.Errorf("got %d %q %s, want a 503 JSON error", rec.Code, rec.Header().Get("Content-Type"), rec.Body)
+	}
+}
+
+// TestNeedData: each engine a handler needs and the snapshot lacks gives the 503 naming
+// it; a snapshot with every engine needs nothing.
+func TestNeedData(t *testing.T) {
+	// needData looks only at which engines are loaded, so empty ones stand in for them.
+	full := &dataset.Snapshot{IPGeo: &ipgeo.DB{}, Net: &netinfo.DB{}, Places: &revgeo.DB{}, Risk: &risk.DB{}}
+	all := engineIPGeo | engineNet | enginePlaces | engineRisk
+	if err := needData(full, all); err != nil {
+		t.Fatalf("full fixture snapshot: %v", err)
+	}
+	for _, tc := range []struct {
+		drop func(*dataset.Snapshot)
+		need engines
+		want string
+	}{
+		{func(s *dataset.Snapshot) { s.IPGeo = nil }, engineIPGeo, "IP geolocation"},
+		{func(s *dataset.Snapshot) { s.Net = nil }, engineNet, "network"},
+		{func(s *dataset.Snapshot) { s.Places = nil }, enginePlaces, "reverse geocoding"},
+		{func(s *dataset.Snapshot) { s.Risk = nil }, engineRisk, "risk"},
+	} {
+		snap := *full
+		tc.drop(&snap)
+		if err := needData(&snap, all&^tc.need); err != nil {
+			t.Errorf("%s missing but not needed: %v", tc.want, err)
+		}
+		var we *web.Error
+		err := needData(&snap, tc.need)
+		if !errors.As(err, &we) || we.Code != http.StatusServiceUnavailable || !strings.Contains(err.Error(), "no "+tc.want+" data") {
+			t.Errorf("%s missing: %v, want a 503 naming it", tc.want, err)
+		}
 	}
 }

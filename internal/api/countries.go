@@ -130,6 +130,19 @@ type viewCache struct {
 // countryView returns the rendering of the serving snapshot, building it after a swap.
 // Handlers read every engine through the view's snapshot (v.snap), not Data.Current() again:
 // a reload between two reads would otherwise mix two snapshots in one answer.
+// viewWith is countryView for a handler that answers from the engines in need as well:
+// a 503 when the loaded snapshot lacks one.
+func (s *Server) viewWith(need engines) (*countryView, error) {
+	v, err := s.countryView()
+	if err != nil {
+		return nil, err
+	}
+	if err := needData(v.snap, need); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
 func (s *Server) countryView() (*countryView, error) {
 	snap := s.opt.Data.Current()
 	if v := s.views.cur.Load(); v != nil && v.snap == snap {

@@ -7,6 +7,7 @@ import (
 	"net/http"
 
 	"github.com/ipatlas/ipatlas/internal/auth"
+	"github.com/ipatlas/ipatlas/internal/dataset"
 	"github.com/ipatlas/ipatlas/internal/quota"
 	"github.com/ipatlas/ipatlas/internal/web"
 )
@@ -74,4 +75,30 @@ func notFound(format string, args ...any) error {
 // built before the engine existed, or a fixture): the operator's fix is a data update.
 func unavailable(what string) error {
 	return web.Errorf(http.StatusServiceUnavailable, "The loaded data snapshot has no %s data; the operator must run `ipatlas data update`.", what)
+}
+
+// engines names the snapshot sections a handler answers from; every section but the
+// countries is optional in a snapshot.
+type engines uint8
+
+const (
+	engineIPGeo engines = 1 << iota
+	engineNet
+	enginePlaces
+	engineRisk
+)
+
+// needData returns the unavailable error of the first engine in need that snap lacks.
+func needData(snap *dataset.Snapshot, need engines) error {
+	switch {
+	case need&engineIPGeo != 0 && snap.IPGeo == nil:
+		return unavailable("IP geolocation")
+	case need&engineNet != 0 && snap.Net == nil:
+		return unavailable("network")
+	case need&enginePlaces != 0 && snap.Places == nil:
+		return unavailable("reverse geocoding")
+	case need&engineRisk != 0 && snap.Risk == nil:
+		return unavailable("risk")
+	}
+	return nil
 }

@@ -74,14 +74,11 @@ type cidrItemJSON struct {
 // over 20 is a 400, the spec's hard limit), subnetsOffset (≥ 0, default 0), bogonsOnly
 // (true keeps only bogon networks and subnets), localityLanguage.
 func (s *Server) networkByCIDR(w http.ResponseWriter, r *http.Request) error {
-	v, err := s.countryView()
+	v, err := s.viewWith(engineNet)
 	if err != nil {
 		return err
 	}
 	snap := v.snap
-	if snap.Net == nil {
-		return unavailable("network")
-	}
 	raw, ok := paramOK(r, "cidr")
 	if !ok || strings.TrimSpace(raw) == "" {
 		return badRequest("The cidr parameter is required: a range such as 8.8.8.0/24 or 2001:4860::/32.")
@@ -186,14 +183,11 @@ const asnMaxBatch = 50
 // of is a 404. batchSize is 1–50 (default asnDefaultBatch; over 50 is a 400), offset ≥ 0
 // (default 0).
 func (s *Server) asnInfoTransitTo(w http.ResponseWriter, r *http.Request) error {
-	v, err := s.countryView()
+	v, err := s.viewWith(engineNet)
 	if err != nil {
 		return err
 	}
 	snap := v.snap
-	if snap.Net == nil {
-		return unavailable("network")
-	}
 	raw, ok := paramOK(r, "asn")
 	if !ok || strings.TrimSpace(raw) == "" {
 		return badRequest("The asn parameter is required: an AS number such as 13335, AS13335 or ASN13335.")

@@ -52,14 +52,11 @@ func (s *Server) reverseGeocodeClient(w http.ResponseWriter, r *http.Request) er
 	if hasLat || hasLon {
 		return s.reverseGeocode(w, r)
 	}
-	v, err := s.countryView()
+	v, err := s.viewWith(engineIPGeo)
 	if err != nil {
 		return err
 	}
 	snap := v.snap
-	if snap.IPGeo == nil {
-		return unavailable("IP geolocation")
-	}
 	reqLang, err := revgeoRequestedLang(r)
 	if err != nil {
 		return err
@@ -122,14 +119,11 @@ func (s *Server) reverseGeocodeClient(w http.ResponseWriter, r *http.Request) er
 
 // revgeoAnswer answers for a point from the revgeo engine.
 func (s *Server) revgeoAnswer(w http.ResponseWriter, r *http.Request, lat, lon float64) error {
-	v, err := s.countryView()
+	v, err := s.viewWith(enginePlaces)
 	if err != nil {
 		return err
 	}
 	snap := v.snap
-	if snap.Places == nil {
-		return unavailable("reverse geocoding")
-	}
 	reqLang, err := revgeoRequestedLang(r)
 	if err != nil {
 		return err

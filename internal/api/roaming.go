@@ -29,17 +29,11 @@ func (s *Server) amIRoaming(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	v, err := s.countryView()
+	v, err := s.viewWith(enginePlaces | engineIPGeo)
 	if err != nil {
 		return err
 	}
 	snap := v.snap
-	if snap.Places == nil {
-		return unavailable("reverse geocoding")
-	}
-	if snap.IPGeo == nil {
-		return unavailable("IP geolocation")
-	}
 	lang, err := revgeoRequestedLang(r)
 	if err != nil {
 		return err

@@ -67,16 +67,9 @@ func geoUTCReference(r *http.Request) (time.Time, bool) {
 // its ISO fields, city/localityName, the coordinates and plusCode (together), timeZone.
 // fips and csdCode are never written: no loaded source has them.
 func (s *Server) geolocation(w http.ResponseWriter, r *http.Request) error {
-	v, err := s.countryView()
+	v, err := s.viewWith(engineIPGeo | engineNet)
 	if err != nil {
 		return err
-	}
-	snap := v.snap
-	if snap.IPGeo == nil {
-		return unavailable("IP geolocation")
-	}
-	if snap.Net == nil {
-		return unavailable("network")
 	}
 	a, err := s.requestIP(r)
 	if err != nil {
@@ -321,14 +314,11 @@ func geoAppendTimeZone(b []byte, tz ipgeo.TZ, at time.Time, hasRef bool) []byte 
 // An address the network data knows nothing about is a 404; with the full data every
 // address has at least registry or bogon facts.
 func (s *Server) networkByIP(w http.ResponseWriter, r *http.Request) error {
-	v, err := s.countryView()
+	v, err := s.viewWith(engineNet)
 	if err != nil {
 		return err
 	}
 	snap := v.snap
-	if snap.Net == nil {
-		return unavailable("network")
-	}
 	a, err := s.requestIP(r)
 	if err != nil {
 		return err

@@ -14,11 +14,8 @@ import (
 // principal origin AS with its organisation. An address the network data knows nothing of
 // is not announced, so it is unreachable (High), as the spec's rule 2 says.
 func riskHazards(snap *dataset.Snapshot, a netip.Addr) (risk.Hazards, error) {
-	if snap.Net == nil {
-		return risk.Hazards{}, unavailable("network")
-	}
-	if snap.Risk == nil {
-		return risk.Hazards{}, unavailable("risk")
+	if err := needData(snap, engineNet|engineRisk); err != nil {
+		return risk.Hazards{}, err
 	}
 	n, _ := snap.Net.Lookup(a)
 	f := risk.Facts{IsBogon: n.IsBogon, IsReachable: n.IsReachableGlobally, ASOrganisation: n.Organisation}

@@ -88,15 +88,17 @@ const (
 	engineRisk
 )
 
-// needData returns the unavailable error of the first engine in need that snap lacks.
+// needData returns the unavailable error of the first engine in need that snap lacks, in
+// the order below (am-i-roaming, which needs the places and the geolocation, names the
+// places first).
 func needData(snap *dataset.Snapshot, need engines) error {
 	switch {
+	case need&enginePlaces != 0 && snap.Places == nil:
+		return unavailable("reverse geocoding")
 	case need&engineIPGeo != 0 && snap.IPGeo == nil:
 		return unavailable("IP geolocation")
 	case need&engineNet != 0 && snap.Net == nil:
 		return unavailable("network")
-	case need&enginePlaces != 0 && snap.Places == nil:
-		return unavailable("reverse geocoding")
 	case need&engineRisk != 0 && snap.Risk == nil:
 		return unavailable("risk")
 	}

@@ -21,13 +21,9 @@ func (db *DB) All() iter.Seq2[netip.Prefix, Place] {
 			return yield(pfx, p)
 		}
 		t4 := &db.v4
-		for i, k := range t4.keys {
-			size := uint64(1<<32) - uint64(k)
-			if i+1 < len(t4.keys) {
-				size = uint64(t4.keys[i+1]) - uint64(k)
-			}
+		for i, k := range t4.Keys {
 			a := netip.AddrFrom4([4]byte{byte(k >> 24), byte(k >> 16), byte(k >> 8), byte(k)})
-			if !emit(netip.PrefixFrom(a, 32-bits.TrailingZeros64(size)), t4.vals[i]) {
+			if !emit(netip.PrefixFrom(a, t4.plen(i)), t4.vals[i]) {
 				return
 			}
 		}

@@ -132,3 +132,34 @@ func TestAppendE5MatchesStrconv(t *testing.T) {
 		check(n)
 	}
 }
+
+// BenchmarkAppendE5 formats the coordinates of a typical confidence area: 40 points of
+// random latitudes and longitudes.
+func BenchmarkAppendE5(b *testing.B) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	ns := make([]int32, 80)
+	for i := range ns {
+		ns[i] = rng.Int32N(2*18000001) - 18000000
+	}
+	buf := make([]byte, 0, 4096)
+	for b.Loop() {
+		buf = buf[:0]
+		for _, n := range ns {
+			buf = appendE5(buf, n)
+		}
+	}
+}
+
+// BenchmarkPolygonsAppendJSON renders a confidence area of 40 random points.
+func BenchmarkPolygonsAppendJSON(b *testing.B) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	v := make([]int32, 80)
+	for i := range v {
+		v[i] = rng.Int32N(2*18000001) - 18000000
+	}
+	a := Polygons{v: v}
+	buf := make([]byte, 0, 4096)
+	for b.Loop() {
+		buf = a.AppendJSON(buf[:0])
+	}
+}

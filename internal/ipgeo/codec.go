@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/ipatlas/ipatlas/internal/tiling"
 )
 
 // ErrFormat reports an ipgeo section that Decode cannot accept: truncated, inconsistent, or
@@ -698,28 +700,27 @@ func decodeTable32(kb, vb []byte, nrec int) (table32, error) {
 	if n == 0 || len(vb)/4 != n {
 		return table32{}, fmt.Errorf("%d keys, %d values", n, len(vb)/4)
 	}
-	t := table32{keys: make([]uint32, n), vals: make([]uint32, n)}
+	keys, vals := make([]uint32, n), make([]uint32, n)
 	for i := range n {
-		t.keys[i], t.vals[i] = u32(kb, i), u32(vb, i)
+		keys[i], vals[i] = u32(kb, i), u32(vb, i)
 	}
-	if t.keys[0] != 0 {
+	if keys[0] != 0 {
 		return table32{}, errors.New("first leaf does not start at 0")
 	}
-	for i, k := range t.keys {
+	for i, k := range keys {
 		end := uint64(1) << 32
 		if i+1 < n {
-			end = uint64(t.keys[i+1])
+			end = uint64(keys[i+1])
 		}
 		size := end - uint64(k)
 		if end <= uint64(k) || size&(size-1) != 0 || uint64(k)&(size-1) != 0 {
 			return table32{}, fmt.Errorf("leaf %d at %#x is not an aligned prefix", i, k)
 		}
-		if err := checkVal(t.vals[i], nrec, 0, false, false, 32-bits.TrailingZeros64(size)); err != nil {
+		if err := checkVal(vals[i], nrec, 0, false, false, 32-bits.TrailingZeros64(size)); err != nil {
 			return table32{}, fmt.Errorf("leaf %d at %#x: %w", i, k, err)
 		}
 	}
-	t.index = bucketIndex(n, func(i int) uint32 { return t.keys[i] >> (32 - bucketBits) })
-	return t, nil
+	return table32{Index: tiling.New(keys), vals: vals}, nil
 }
 
 // bucketIndex returns index[b] = the number of keys whose bucket is below b, for ascending keys.

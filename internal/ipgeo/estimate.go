@@ -157,18 +157,14 @@ func (db *DB) samples(pfx netip.Prefix) []sample {
 	var out []sample
 	if pfx.Addr().Is4() {
 		first, last := prefixRange4(pfx)
-		i0, i1 := db.v4.leaf(first), db.v4.leaf(last)
+		i0, i1 := db.v4.Leaf(first), db.v4.Leaf(last)
 		step := max(1, (i1-i0+MaxNetworks)/MaxNetworks)
 		for i := i0; i <= i1; i += step {
 			v := db.v4.vals[i]
 			if v&kindMask != kindData {
 				continue
 			}
-			end := uint64(1) << 32
-			if i+1 < len(db.v4.keys) {
-				end = uint64(db.v4.keys[i+1])
-			}
-			lo, hi := max(uint64(db.v4.keys[i]), uint64(first)), min(end, uint64(last)+1)
+			lo, hi := max(uint64(db.v4.Keys[i]), uint64(first)), min(db.v4.End(i), uint64(last)+1)
 			out = append(out, sample{v >> kindBits, float64(hi - lo)})
 		}
 		return out

@@ -5,6 +5,8 @@ import (
 	"net/netip"
 	"strings"
 	"time"
+
+	"github.com/ipatlas/ipatlas/internal/tiling"
 )
 
 // NumLanguages is the number of languages that place names are kept in: the eight languages of
@@ -388,35 +390,19 @@ const bucketBits = 16
 // table32 is the IPv4 address table: leaves in address order, keyed by their first address.
 // The leaves tile the whole space, so each leaf's size is the distance to the next key.
 type table32 struct {
-	keys  []uint32
-	vals  []uint32
-	index []uint32 // index[b] = number of keys below b<<16; len 1<<bucketBits + 1
+	tiling.Index
+	vals []uint32
 }
 
 func (t *table32) find(a uint32) (v uint32, plen int) {
-	i := t.leaf(a)
-	size := uint64(1<<32) - uint64(t.keys[i])
-	if i+1 < len(t.keys) {
-		size = uint64(t.keys[i+1]) - uint64(t.keys[i])
-	}
-	return t.vals[i], 32 - bits.TrailingZeros64(size)
+	i := t.Leaf(a)
+	return t.vals[i], t.plen(i)
 }
 
-// leaf returns the index of the leaf that holds a.
-func (t *table32) leaf(a uint32) int {
-	b := a >> (32 - bucketBits)
-	lo, hi := int(t.index[b]), int(t.index[b+1])
-	// The leaf holding a is the last one whose key is ≤ a; when no key of a's bucket is,
-	// it is the last leaf of an earlier bucket, at lo-1 (keys[0] is 0, so lo-1 ≥ 0 then).
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if t.keys[m] <= a {
-			lo = m + 1
-		} else {
-			hi = m
-		}
-	}
-	return lo - 1
+// plen returns the prefix length of leaf i (decoding checked that every leaf is an aligned
+// prefix).
+func (t *table32) plen(i int) int {
+	return 32 - bits.TrailingZeros64(t.End(i)-uint64(t.Keys[i]))
 }
 
 // table64 is an address table of 64-bit keys: the upper halves of IPv6 addresses, or, in the
@@ -424,7 +410,7 @@ func (t *table32) leaf(a uint32) int {
 type table64 struct {
 	keys  []uint64
 	vals  []uint32
-	index []uint32 // as table32.index, over the top bucketBits bits; nil for the second level
+	index []uint32 // index[b] = number of keys below bucket b (top bucketBits bits); nil for the second level
 }
 
 func (t *table64) find(a uint64) (v uint32, plen int) {
@@ -435,16 +421,7 @@ func (t *table64) find(a uint64) (v uint32, plen int) {
 // leaf returns the index of the leaf that holds a (top level only).
 func (t *table64) leaf(a uint64) int {
 	b := a >> (64 - bucketBits)
-	lo, hi := int(t.index[b]), int(t.index[b+1])
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if t.keys[m] <= a {
-			lo = m + 1
-		} else {
-			hi = m
-		}
-	}
-	return lo - 1
+	return tiling.Last(t.keys, a, int(t.index[b]), int(t.index[b+1]))
 }
 
 // findIn finds a among the keys of one group, keys[start:end], which tile a whole /64.
@@ -455,15 +432,7 @@ func (t *table64) findIn(a uint64, start, end int) (v uint32, plen int) {
 // search finds the leaf of a: the last one with key ≤ a among keys[lo:hi], or keys[lo-1] if
 // none is. end is where the run of leaves that tile the space ends.
 func (t *table64) search(a uint64, lo, hi, end int) (uint32, int) {
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if t.keys[m] <= a {
-			lo = m + 1
-		} else {
-			hi = m
-		}
-	}
-	i := lo - 1
+	i := tiling.Last(t.keys, a, lo, hi)
 	size := -t.keys[i] // distance to 2^64; 0 means the leaf is the whole space
 	if i+1 < end {
 		size = t.keys[i+1] - t.keys[i]

@@ -288,6 +288,9 @@ func decode(buf string) (*raw, error) {
 	if n, err = d.count(4); err != nil {
 		return nil, fmt.Errorf("registry: %w", err)
 	}
+	if n > maxRegs {
+		return nil, fmt.Errorf("registry: %d pieces, more than the %d the IPv4 table can index", n, maxRegs)
+	}
 	r.regs = make([]regRec, n)
 	var prev netip.Prefix
 	for i := range r.regs {

@@ -22,6 +22,7 @@ type DB struct {
 	nets []netRec            // announced networks, IPv4 then IPv6, ascending
 	n4   int                 // number of IPv4 networks
 	netT *bart.Table[uint32] // prefix → index in nets
+	v4   table4              // the three tries flattened for IPv4 Lookup
 	pool []uint32            // carriers and via carriers of nets
 
 	asns    []uint32 // ascending
@@ -79,6 +80,7 @@ func newDB(r *raw) *DB {
 		}
 		n.bogon, _ = db.bogT.LookupPrefix(p)
 	}
+	db.v4 = newTable4(db, r.bogons)
 	db.asStats()
 	db.withinIndexes()
 	return db
@@ -248,11 +250,14 @@ func (db *DB) Lookup(a netip.Addr) (Network, bool) {
 		return Network{}, false
 	}
 	a = a.Unmap().WithZone("")
+	if a.Is4() {
+		b := a.As4()
+		return db.fromLeaf(db.v4.find(uint32(b[0])<<24 | uint32(b[1])<<16 | uint32(b[2])<<8 | uint32(b[3])))
+	}
 	var n Network
 	found := false
 	if i, ok := db.regT.Lookup(a); ok {
-		r := &db.regs[i]
-		n.Registry, n.RegistryStatus, n.RegisteredCountry = db.strs[r.registry], db.strs[r.status], db.strs[r.country]
+		db.fillReg(&n, int(i))
 		found = true
 	}
 	if b, ok := db.bogT.Lookup(a); ok {
@@ -264,6 +269,28 @@ func (db *DB) Lookup(a netip.Addr) (Network, bool) {
 		found = true
 	}
 	return n, found
+}
+
+// fromLeaf is Lookup's answer from an IPv4 leaf: the same steps as from the tries.
+func (db *DB) fromLeaf(v leaf4) (Network, bool) {
+	var n Network
+	i, hasReg := v.reg()
+	if hasReg {
+		db.fillReg(&n, i)
+	}
+	bogon, hasBogon := v.bogon()
+	n.IsBogon = bogon
+	j, hasNet := v.net()
+	if hasNet {
+		db.fillNet(&n, j)
+	}
+	return n, hasReg || hasBogon || hasNet
+}
+
+// fillReg sets n's registry facts from registry piece i.
+func (db *DB) fillReg(n *Network, i int) {
+	r := &db.regs[i]
+	n.Registry, n.RegistryStatus, n.RegisteredCountry = db.strs[r.registry], db.strs[r.status], db.strs[r.country]
 }
 
 // fillNet sets n's announced facts from network i. n's bogon flag must already be set.

@@ -92,7 +92,7 @@ func toCountryJSON(c country.Country, name string) countryJSON {
 type countryView struct {
 	snap  *dataset.Snapshot
 	all   []country.Country
-	index map[string]int    // alpha-2 -> position in all
+	index [26 * 26]int16    // alpha-2 (AA = 0) -> 1 + position in all; 0: none
 	parts [][2][]byte       // JSON before and after the name value
 	langs map[string]string // lower-case locale id -> locale id as the data has it
 	names sync.Map          // locale id -> [][]byte quoted names, aligned with all
@@ -103,7 +103,7 @@ const nameMarker = "\x00name\x00"
 
 func newCountryView(snap *dataset.Snapshot) (*countryView, error) {
 	db := snap.Countries
-	v := &countryView{snap: snap, all: db.All(), index: map[string]int{}, langs: map[string]string{}}
+	v := &countryView{snap: snap, all: db.All(), langs: map[string]string{}}
 	quotedMarker, _ := web.Marshal(nameMarker)
 	for i, c := range v.all {
 		b, err := web.Marshal(toCountryJSON(c, nameMarker))
@@ -115,7 +115,9 @@ func newCountryView(snap *dataset.Snapshot) (*countryView, error) {
 			return nil, fmt.Errorf("api: render country %s: name marker lost", c.Alpha2)
 		}
 		v.parts = append(v.parts, [2][]byte{before, after})
-		v.index[c.Alpha2] = i
+		if k, ok := alpha2Key(c.Alpha2); ok {
+			v.index[k] = int16(i + 1)
+		}
 	}
 	for _, l := range db.Languages() {
 		v.langs[strings.ToLower(l)] = l
@@ -187,14 +189,24 @@ func (v *countryView) quotedNames(locale string) [][]byte {
 	return n.([][]byte)
 }
 
+// localeOf resolves lang for country i: "default" is the country's own first language, as
+// a locale the data has; any other lang is returned as it is.
+func (v *countryView) localeOf(i int, lang string) string {
+	if strings.EqualFold(lang, "default") {
+		return v.locale(v.snap.Countries.LocalLanguage(v.all[i]))
+	}
+	return lang
+}
+
+// appendName appends country i's name in lang (resolved, or "default") as a JSON string.
+func (v *countryView) appendName(dst []byte, i int, lang string) []byte {
+	return append(dst, v.quotedNames(v.localeOf(i, lang))[i]...)
+}
+
 // appendCountry appends country i's JSON in language lang ("default": its own language).
 func (v *countryView) appendCountry(dst []byte, i int, lang string) []byte {
-	loc := lang
-	if strings.EqualFold(lang, "default") {
-		loc = v.locale(v.snap.Countries.LocalLanguage(v.all[i]))
-	}
 	dst = append(dst, v.parts[i][0]...)
-	dst = append(dst, v.quotedNames(loc)[i]...)
+	dst = v.appendName(dst, i, lang)
 	return append(dst, v.parts[i][1]...)
 }
 
@@ -204,8 +216,25 @@ func (v *countryView) lookup(code string) (int, bool) {
 	if !ok {
 		return 0, false
 	}
-	i, ok := v.index[c.Alpha2]
-	return i, ok
+	return v.indexOf(c.Alpha2)
+}
+
+// indexOf finds a country by its alpha-2 code as the data writes it (upper case), without
+// the hashing of a map: geolocation answers look countries up several times each.
+func (v *countryView) indexOf(alpha2 string) (int, bool) {
+	k, ok := alpha2Key(alpha2)
+	if !ok || v.index[k] == 0 {
+		return 0, false
+	}
+	return int(v.index[k]) - 1, true
+}
+
+// alpha2Key is the position of an upper-case alpha-2 code in countryView.index.
+func alpha2Key(code string) (int, bool) {
+	if len(code) != 2 || code[0] < 'A' || code[0] > 'Z' || code[1] < 'A' || code[1] > 'Z' {
+		return 0, false
+	}
+	return int(code[0]-'A')*26 + int(code[1]-'A'), true
 }
 
 // resolvedLang is the locale to render names in for a request's localityLanguage.

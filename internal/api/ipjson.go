@@ -120,6 +120,18 @@ func netLangName(v *countryView, code, lang string) string {
 	return v.snap.Countries.Name(c, lang)
 }
 
+// netAppendCountryName appends netLangName(v, code, lang) as a JSON string, from the
+// view's quoted names where the code is one of its countries (the same bytes, without the
+// data's two map lookups per name). lang must be resolved (countryView.resolvedLang): the
+// view keeps the names of every language it is asked for.
+func netAppendCountryName(b []byte, v *countryView, code, lang string) []byte {
+	i, ok := v.indexOf(code)
+	if !ok {
+		return web.AppendJSONString(b, netLangName(v, code, lang))
+	}
+	return v.appendName(b, i, lang)
+}
+
 // netAppendCarrier appends the carrier object of asn. full selects the carrier shape
 // (registration dates and prefix counts); otherwise the via-carrier shape. An AS the data
 // has no record of is only its number.
@@ -135,7 +147,7 @@ func netAppendCarrier(b []byte, db *netinfo.DB, v *countryView, asn uint32, lang
 	b = ipStr(b, false, "name", info.Name)
 	b = ipStr(b, false, "registry", info.Registry)
 	b = ipStr(b, false, "registeredCountry", info.RegisteredCountry)
-	b = ipStr(b, false, "registeredCountryName", netLangName(v, info.RegisteredCountry, lang))
+	b = netAppendCountryName(ipKey(b, false, "registeredCountryName"), v, info.RegisteredCountry, lang)
 	if full {
 		b = ipStrOpt(b, "registrationDate", info.RegistrationDate)
 		b = ipStrOpt(b, "registrationLastChange", info.RegistrationLastChange)
@@ -162,7 +174,7 @@ func netAppendNetworkFields(b []byte, first bool, db *netinfo.DB, v *countryView
 	b = ipStr(b, first, "registry", n.Registry)
 	b = ipStr(b, false, "registryStatus", n.RegistryStatus)
 	b = ipStr(b, false, "registeredCountry", n.RegisteredCountry)
-	b = ipStr(b, false, "registeredCountryName", netLangName(v, n.RegisteredCountry, lang))
+	b = netAppendCountryName(ipKey(b, false, "registeredCountryName"), v, n.RegisteredCountry, lang)
 	b = ipStr(b, false, "organisation", n.Organisation)
 	b = ipBool(b, false, "isReachableGlobally", n.IsReachableGlobally)
 	b = ipBool(b, false, "isBogon", n.IsBogon)

@@ -105,15 +105,14 @@ func geoAppendBody(b []byte, v *countryView, a netip.Addr, requested, lang strin
 	}
 	ci, hasCountry := -1, false
 	if place.Country.Code != "" {
-		ci, hasCountry = v.index[place.Country.Code]
+		ci, hasCountry = v.indexOf(place.Country.Code)
 	}
 	// Names of places follow the country's language under "default".
 	nameLang := lang
-	if lang == "default" {
+	if hasCountry {
+		nameLang = v.localeOf(ci, lang)
+	} else if lang == "default" {
 		nameLang = "en"
-		if hasCountry {
-			nameLang = v.locale(snap.Countries.LocalLanguage(v.all[ci]))
-		}
 	}
 
 	b = append(b, '{')
@@ -195,8 +194,10 @@ func geoAppendAreas(b []byte, areas []geoArea) []byte {
 // zone. order runs over both lists from the largest area to the smallest: continent,
 // country, time zone, subdivisions, city. Descriptions are English (the data has no
 // localised descriptions). An empty list is omitted, as the spec says.
+//
+// Every member is appended with a leading comma; ipOpenObject then turns the first comma
+// into the opening brace, which spares moving the whole object back by one byte.
 func geoAppendLocation(b []byte, v *countryView, p *ipgeo.Place, ci int, hasCountry bool, lang string, at time.Time, hasRef bool) []byte {
-	b = append(b, '{')
 	start := len(b)
 	sub := p.Subdivision(0)
 	if !sub.IsZero() {
@@ -263,7 +264,6 @@ func geoAppendLocation(b []byte, v *countryView, p *ipgeo.Place, ci int, hasCoun
 		admin = append(admin, geoArea{name: city, desc: "city", order: order, adminLevel: 8, geonameID: p.City.GeonameID})
 	}
 	b = ipKey(b, false, "localityInfo")
-	b = append(b, '{')
 	liStart := len(b)
 	if len(admin) > 0 {
 		b = geoAppendAreas(ipKey(b, false, "administrative"), admin)
@@ -271,19 +271,19 @@ func geoAppendLocation(b []byte, v *countryView, p *ipgeo.Place, ci int, hasCoun
 	if len(info) > 0 {
 		b = geoAppendAreas(ipKey(b, false, "informative"), info)
 	}
-	b = ipDropLeadingComma(b, liStart)
+	b = ipOpenObject(b, liStart)
 	b = append(b, '}')
-	b = ipDropLeadingComma(b, start)
+	b = ipOpenObject(b, start)
 	return append(b, '}')
 }
 
-// ipDropLeadingComma removes the comma at b[at], left by appending every member of an
-// object with a leading comma.
-func ipDropLeadingComma(b []byte, at int) []byte {
-	if len(b) > at && b[at] == ',' {
-		copy(b[at:], b[at+1:])
-		b = b[:len(b)-1]
+// ipOpenObject opens the object whose members, each appended with a leading comma, start at
+// b[at]: the first comma becomes the brace, or a brace is appended when there are none.
+func ipOpenObject(b []byte, at int) []byte {
+	if len(b) == at {
+		return append(b, '{')
 	}
+	b[at] = '{'
 	return b
 }
 

@@ -18,6 +18,7 @@ import (
 	"github.com/ipatlas/ipatlas/internal/dataset"
 	"github.com/ipatlas/ipatlas/internal/dataset/datasettest"
 	"github.com/ipatlas/ipatlas/internal/ipgeo"
+	"github.com/ipatlas/ipatlas/internal/loadtest"
 	"github.com/ipatlas/ipatlas/internal/web"
 )
 
@@ -525,8 +526,10 @@ func TestIPAppendTime(t *testing.T) {
 }
 
 // BenchmarkGeolocationRenderRandom is BenchmarkGeolocationRender over 65 536 random
-// addresses of announced prefixes: the caches hold little of what one answer reads, as under
-// a load of random addresses.
+// addresses, so that the caches hold little of what one answer reads, as under a load of
+// random addresses: "announced" draws addresses of random announced prefixes (IPv4 and IPv6
+// alike), "load-mix" the load test's addresses (loadtest.RandomAddr: four in five uniform
+// IPv4, many of them unannounced).
 func BenchmarkGeolocationRenderRandom(b *testing.B) {
 	s := ipRealServer(b)
 	v, err := s.countryView()
@@ -538,22 +541,33 @@ func BenchmarkGeolocationRenderRandom(b *testing.B) {
 		announced = append(announced, n.BGPPrefix)
 	}
 	rng := rand.New(rand.NewPCG(5, 6))
-	addrs := make([]netip.Addr, 1<<16)
-	for i := range addrs {
+	inAnnounced := make([]netip.Addr, 1<<16)
+	for i := range inAnnounced {
 		p := announced[rng.IntN(len(announced))]
 		bs := p.Addr().AsSlice()
 		for j := range bs {
 			free := min(8, max(0, (j+1)*8-p.Bits()))
 			bs[j] |= byte(rng.Uint32()) & byte(1<<free-1)
 		}
-		addrs[i], _ = netip.AddrFromSlice(bs)
+		inAnnounced[i], _ = netip.AddrFromSlice(bs)
+	}
+	loadMix := make([]netip.Addr, 1<<16)
+	for i := range loadMix {
+		loadMix[i] = loadtest.RandomAddr(rng)
 	}
 	at := time.Unix(1781000000, 0)
 	buf := make([]byte, 0, 8192)
-	b.ReportAllocs()
-	i := 0
-	for b.Loop() {
-		buf, _ = geoAppendBody(buf[:0], v, addrs[i&(len(addrs)-1)], "en", "en", at, false)
-		i++
+	for _, tc := range []struct {
+		name  string
+		addrs []netip.Addr
+	}{{"announced", inAnnounced}, {"load-mix", loadMix}} {
+		b.Run(tc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				buf, _ = geoAppendBody(buf[:0], v, tc.addrs[i&(len(tc.addrs)-1)], "en", "en", at, false)
+				i++
+			}
+		})
 	}
 }

@@ -1,6 +1,7 @@
 package ipgeo
 
 import (
+	"encoding/json"
 	"errors"
 	"math/rand/v2"
 	"net/netip"
@@ -112,13 +113,15 @@ func FuzzWithAreas(f *testing.F) {
 	})
 }
 
-// TestAppendE5MatchesStrconv: appendE5 writes what strconv writes for the float64 of n·10⁻⁵,
-// on every value within ±1 degree and on random ones over the whole range.
-func TestAppendE5MatchesStrconv(t *testing.T) {
+// TestPutE5MatchesStrconv: putE5 writes what strconv writes for the float64 of n·10⁻⁵, on
+// every value within ±1 degree and on random ones over the whole range.
+func TestPutE5MatchesStrconv(t *testing.T) {
+	var p pointBuf
 	check := func(n int32) {
-		got := string(appendE5(nil, n))
-		if want := strconv.FormatFloat(float64(n)/1e5, 'f', -1, 64); got != want {
-			t.Fatalf("appendE5(%d) = %s, want %s", n, got, want)
+		for _, at := range []int{0, 13} {
+			if got, want := string(p[at:p.putE5(at, n)]), strconv.FormatFloat(float64(n)/1e5, 'f', -1, 64); got != want {
+				t.Fatalf("putE5(%d, %d) = %s, want %s", at, n, got, want)
+			}
 		}
 	}
 	for n := int32(-100000); n <= 100000; n++ {
@@ -128,24 +131,59 @@ func TestAppendE5MatchesStrconv(t *testing.T) {
 	for range 200000 {
 		check(rng.Int32N(2*18000001) - 18000000)
 	}
-	for _, n := range []int32{-18000000, 18000000, 9000000, -9000000, 1<<31 - 1, -1 << 31} {
+	for _, n := range []int32{-18000000, 18000000, 9000000, -9000000, 999999, 1000000, 9999999, 10000000, 99999999, 100000000, 1<<31 - 1, -1 << 31} {
 		check(n)
 	}
 }
 
-// BenchmarkAppendE5 formats the coordinates of a typical confidence area: 40 points of
-// random latitudes and longitudes.
-func BenchmarkAppendE5(b *testing.B) {
+// TestPolygonsAppendJSONMatchesEncoding: the rendered area is what encoding/json writes for
+// the points (strconv's shortest form, as its float64 encoding uses for these magnitudes),
+// appended after whatever b held.
+func TestPolygonsAppendJSONMatchesEncoding(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for n := range 300 {
+		v := make([]int32, 2*(n%25))
+		for i := range v {
+			switch rng.IntN(4) {
+			case 0:
+				v[i] = rng.Int32N(200001) - 100000
+			case 1:
+				v[i] = rng.Int32()
+			default:
+				v[i] = rng.Int32N(2*18000001) - 18000000
+			}
+		}
+		a := Polygons{v: v}
+		type point struct {
+			Latitude  float64 `json:"latitude"`
+			Longitude float64 `json:"longitude"`
+		}
+		pts := []point{}
+		for _, p := range a.Points() {
+			pts = append(pts, point(p))
+		}
+		want, err := json.Marshal(pts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := a.AppendJSON([]byte("x")); string(got) != "x"+string(want) {
+			t.Fatalf("%v:\n got %s\nwant x%s", v, got, want)
+		}
+	}
+}
+
+// BenchmarkPutE5 formats the coordinates of a typical confidence area: 40 points of random
+// latitudes and longitudes.
+func BenchmarkPutE5(b *testing.B) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	ns := make([]int32, 80)
 	for i := range ns {
 		ns[i] = rng.Int32N(2*18000001) - 18000000
 	}
-	buf := make([]byte, 0, 4096)
+	var p pointBuf
 	for b.Loop() {
-		buf = buf[:0]
 		for _, n := range ns {
-			buf = appendE5(buf, n)
+			p.putE5(0, n)
 		}
 	}
 }

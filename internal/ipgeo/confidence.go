@@ -2,7 +2,6 @@ package ipgeo
 
 import (
 	"net/netip"
-	"strconv"
 )
 
 // Level is the confidence of a geolocation: LevelLow, LevelModerate or LevelHigh.
@@ -204,45 +203,87 @@ func (a Polygons) Points() []Point {
 // AppendJSON appends the area as the API's confidenceArea array,
 // [{"latitude":…,"longitude":…},…], "[]" when empty. It does not allocate beyond b's growth,
 // and writes every number as strconv.FormatFloat(Point(i).Latitude, 'f', -1, 64) would.
+//
+// A point is assembled in a scratch array and appended once, and putE5 takes the digits in
+// pairs: 40 points in 0.64 of the time of appending the pieces with strconv's digit loop
+// (BenchmarkPolygonsAppendJSON, 1.07 -> 0.69 us). The polygon is about a quarter of a
+// geolocation answer's bytes.
 func (a Polygons) AppendJSON(b []byte) []byte {
+	const lat, lon = `,{"latitude":`, `,"longitude":`
+	var p pointBuf
+	copy(p[:], lat)
 	b = append(b, '[')
 	for i := 0; i+1 < len(a.v); i += 2 {
+		n := p.putE5(len(lat), a.v[i])
+		n += copy(p[n&pointMask:], lon)
+		n = p.putE5(n, a.v[i+1])
+		p[n&pointMask] = '}'
+		n++
+		from := 1 // no comma before the first point
 		if i > 0 {
-			b = append(b, ',')
+			from = 0
 		}
-		b = append(b, `{"latitude":`...)
-		b = appendE5(b, a.v[i])
-		b = append(b, `,"longitude":`...)
-		b = appendE5(b, a.v[i+1])
-		b = append(b, '}')
+		b = append(b, p[from:n&pointMask]...)
 	}
 	return append(b, ']')
 }
 
-// appendE5 appends n·10⁻⁵ in decimal, without trailing zeros in the fraction. The float64
-// nearest to a decimal of at most 15 significant digits prints back as that decimal in
-// strconv's shortest form, so this is what strconv.AppendFloat(float64(n)/1e5, 'f', -1, 64)
-// writes, without its general algorithm (TestAppendE5MatchesStrconv).
-func appendE5(b []byte, n int32) []byte {
+// pointBuf holds one point's JSON: at most 13 + 12 + 13 + 12 + 1 bytes. Indexes into it are
+// masked with pointMask, which spares the bounds checks.
+type pointBuf [64]byte
+
+const pointMask = len(pointBuf{}) - 1
+
+// digitPairs holds "00" to "99": two digits from one division instead of two.
+const digitPairs = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
+
+// putE5 writes n·10⁻⁵ in decimal at p[at:], without trailing zeros in the fraction, and
+// returns the end. The float64 nearest to a decimal of at most 15 significant digits prints
+// back as that decimal in strconv's shortest form, so this is what
+// strconv.AppendFloat(float64(n)/1e5, 'f', -1, 64) writes, without its general algorithm
+// (TestPutE5MatchesStrconv). The fraction's digits come in independent pairs rather than
+// from a chain of five divisions by ten, which was most of the time.
+func (p *pointBuf) putE5(at int, n int32) int {
 	u := uint32(n)
 	if n < 0 {
-		b = append(b, '-')
+		p[at&pointMask] = '-'
+		at++
 		u = uint32(-int64(n))
 	}
 	whole, frac := u/100000, u%100000
-	b = strconv.AppendUint(b, uint64(whole), 10)
+	switch {
+	case whole < 10:
+		p[at&pointMask] = byte('0' + whole)
+		at++
+	case whole < 100:
+		p[at&pointMask], p[(at+1)&pointMask] = digitPairs[2*whole], digitPairs[2*whole+1]
+		at += 2
+	case whole < 1000:
+		h, t := whole/100, whole%100
+		p[at&pointMask], p[(at+1)&pointMask], p[(at+2)&pointMask] = byte('0'+h), digitPairs[2*t], digitPairs[2*t+1]
+		at += 3
+	default: // beyond any coordinate, but an int32 allows it
+		var w [5]byte
+		k := len(w)
+		for whole > 0 {
+			k--
+			w[k] = byte('0' + whole%10)
+			whole /= 10
+		}
+		at += copy(p[at&pointMask:], w[k:])
+	}
 	if frac == 0 {
-		return b
+		return at
 	}
-	var d [6]byte
-	d[0] = '.'
-	for k := 5; k >= 1; k-- {
-		d[k] = byte('0' + frac%10)
-		frac /= 10
-	}
-	end := 6
-	for d[end-1] == '0' {
+	hi, lo := frac/1000, frac%1000
+	mid, last := lo/10, lo%10
+	p[at&pointMask] = '.'
+	p[(at+1)&pointMask], p[(at+2)&pointMask] = digitPairs[2*hi], digitPairs[2*hi+1]
+	p[(at+3)&pointMask], p[(at+4)&pointMask] = digitPairs[2*mid], digitPairs[2*mid+1]
+	p[(at+5)&pointMask] = byte('0' + last)
+	end := at + 6
+	for p[(end-1)&pointMask] == '0' {
 		end--
 	}
-	return append(b, d[:end]...)
+	return end
 }

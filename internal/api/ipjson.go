@@ -227,7 +227,9 @@ func netAppendNetworkFields(b []byte, first bool, db *netinfo.DB, v *countryView
 // ipAppendTime appends t's wall clock as "2019-04-06T09:09:36.1877959" (seven fractional
 // digits, as the commercial service writes its .NET round-trip times), then a "Z" when utc.
 // It is ipgeo.AppendUTCTime and TZ.AppendLocalTime without time.Format's layout parsing;
-// TestIPAppendTime holds them equal. Years outside 0–9999 fall back to the engine.
+// TestIPAppendTime holds them equal. Years outside 0–9999 fall back to the engine. The
+// digits are written in pairs into a fixed array and appended once: an answer has up to
+// three of these.
 func ipAppendTime(b []byte, t time.Time, utc bool) []byte {
 	year, month, day := t.Date()
 	if year < 0 || year > 9999 {
@@ -237,31 +239,38 @@ func ipAppendTime(b []byte, t time.Time, utc bool) []byte {
 		return ipgeo.TZ{Local: t}.AppendLocalTime(b)
 	}
 	hour, minute, sec := t.Clock()
-	b = ipDigits(b, year, 4)
-	b = append(b, '-')
-	b = ipDigits(b, int(month), 2)
-	b = append(b, '-')
-	b = ipDigits(b, day, 2)
-	b = append(b, 'T')
-	b = ipDigits(b, hour, 2)
-	b = append(b, ':')
-	b = ipDigits(b, minute, 2)
-	b = append(b, ':')
-	b = ipDigits(b, sec, 2)
-	b = append(b, '.')
-	b = ipDigits(b, t.Nanosecond()/100, 7)
-	if utc {
-		b = append(b, 'Z')
+	var d [len("2006-01-02T15:04:05.0000000Z")]byte
+	put2 := func(at, n int) { d[at], d[at+1] = ipDigitPairs[2*n], ipDigitPairs[2*n+1] }
+	put2(0, year/100)
+	put2(2, year%100)
+	d[4] = '-'
+	put2(5, int(month))
+	d[7] = '-'
+	put2(8, day)
+	d[10] = 'T'
+	put2(11, hour)
+	d[13] = ':'
+	put2(14, minute)
+	d[16] = ':'
+	put2(17, sec)
+	d[19] = '.'
+	frac := t.Nanosecond() / 100 // seven digits
+	d[20] = byte('0' + frac/1000000)
+	frac %= 1000000
+	put2(21, frac/10000)
+	put2(23, frac/100%100)
+	put2(25, frac%100)
+	if !utc {
+		return append(b, d[:len(d)-1]...)
 	}
-	return b
+	d[len(d)-1] = 'Z'
+	return append(b, d[:]...)
 }
 
-// ipDigits appends n zero-padded to width digits.
-func ipDigits(b []byte, n, width int) []byte {
-	var tmp [10]byte
-	for i := width - 1; i >= 0; i-- {
-		tmp[i] = byte('0' + n%10)
-		n /= 10
+// ipDigitPairs holds "00" to "99": two digits from one division instead of two.
+var ipDigitPairs = func() (p [200]byte) {
+	for i := range 100 {
+		p[2*i], p[2*i+1] = byte('0'+i/10), byte('0'+i%10)
 	}
-	return append(b, tmp[:width]...)
-}
+	return p
+}()

@@ -15,43 +15,38 @@ import (
 // exactly as encoding/json escapes them (HTML-safe characters aside, which web.Marshal does
 // not escape either), and TestIPJSONMatchesEncodingJSON checks that.
 
-// ipKey appends `,"key":` (without the comma when first).
-func ipKey(b []byte, first bool, key string) []byte {
-	if !first {
-		b = append(b, ',')
-	}
-	b = append(b, '"')
-	b = append(b, key...)
-	return append(b, '"', ':')
+// ipKey appends key, a member's name with its punctuation as a literal: `,"name":`, or
+// `"name":` for an object's first member. Written whole, a key is one copy rather than four
+// appends, and the call site shows the JSON it writes.
+func ipKey(b []byte, key string) []byte { return append(b, key...) }
+
+func ipStr(b []byte, key, v string) []byte {
+	return web.AppendJSONString(append(b, key...), v)
 }
 
-func ipStr(b []byte, first bool, key, v string) []byte {
-	return web.AppendJSONString(ipKey(b, first, key), v)
-}
-
-// ipStrOpt appends the field only when v is not empty: the data does not have it.
+// ipStrOpt appends the member only when v is not empty: the data does not have it.
 func ipStrOpt(b []byte, key, v string) []byte {
 	if v == "" {
 		return b
 	}
-	return ipStr(b, false, key, v)
+	return ipStr(b, key, v)
 }
 
-func ipInt(b []byte, first bool, key string, v int64) []byte {
-	return strconv.AppendInt(ipKey(b, first, key), v, 10)
+func ipInt(b []byte, key string, v int64) []byte {
+	return strconv.AppendInt(append(b, key...), v, 10)
 }
 
 func ipUint(b []byte, key string, v uint64) []byte {
-	return strconv.AppendUint(ipKey(b, false, key), v, 10)
+	return strconv.AppendUint(append(b, key...), v, 10)
 }
 
-func ipBool(b []byte, first bool, key string, v bool) []byte {
-	return strconv.AppendBool(ipKey(b, first, key), v)
+func ipBool(b []byte, key string, v bool) []byte {
+	return strconv.AppendBool(append(b, key...), v)
 }
 
 // ipFloat appends a coordinate as encoding/json would (shortest representation).
 func ipFloat(b []byte, key string, v float64) []byte {
-	b = ipKey(b, false, key)
+	b = append(b, key...)
 	if v == 0 {
 		return append(b, '0')
 	}
@@ -138,61 +133,61 @@ func netAppendCountryName(b []byte, v *countryView, code, lang string) []byte {
 func netAppendCarrier(b []byte, db *netinfo.DB, v *countryView, asn uint32, lang string, full bool) []byte {
 	b = append(b, `{"asn":`...)
 	b = ipASN(b, asn)
-	b = ipInt(b, false, "asnNumeric", int64(asn))
+	b = ipInt(b, `,"asnNumeric":`, int64(asn))
 	info, ok := db.AS(asn)
 	if !ok {
 		return append(b, '}')
 	}
-	b = ipStr(b, false, "organisation", info.Organisation)
-	b = ipStr(b, false, "name", info.Name)
-	b = ipStr(b, false, "registry", info.Registry)
-	b = ipStr(b, false, "registeredCountry", info.RegisteredCountry)
-	b = netAppendCountryName(ipKey(b, false, "registeredCountryName"), v, info.RegisteredCountry, lang)
+	b = ipStr(b, `,"organisation":`, info.Organisation)
+	b = ipStr(b, `,"name":`, info.Name)
+	b = ipStr(b, `,"registry":`, info.Registry)
+	b = ipStr(b, `,"registeredCountry":`, info.RegisteredCountry)
+	b = netAppendCountryName(ipKey(b, `,"registeredCountryName":`), v, info.RegisteredCountry, lang)
 	if full {
-		b = ipStrOpt(b, "registrationDate", info.RegistrationDate)
-		b = ipStrOpt(b, "registrationLastChange", info.RegistrationLastChange)
+		b = ipStrOpt(b, `,"registrationDate":`, info.RegistrationDate)
+		b = ipStrOpt(b, `,"registrationLastChange":`, info.RegistrationLastChange)
 	}
-	b = ipUint(b, "totalIpv4Addresses", info.TotalIPv4Addresses)
+	b = ipUint(b, `,"totalIpv4Addresses":`, info.TotalIPv4Addresses)
 	if full {
-		b = ipInt(b, false, "totalIpv4Prefixes", int64(info.TotalIPv4Prefixes))
-		b = ipInt(b, false, "totalIpv4BogonPrefixes", int64(info.TotalIPv4BogonPrefixes))
-		b = ipInt(b, false, "totalIpv6Prefixes", int64(info.TotalIPv6Prefixes))
-		b = ipInt(b, false, "totalIpv6BogonPrefixes", int64(info.TotalIPv6BogonPrefixes))
+		b = ipInt(b, `,"totalIpv4Prefixes":`, int64(info.TotalIPv4Prefixes))
+		b = ipInt(b, `,"totalIpv4BogonPrefixes":`, int64(info.TotalIPv4BogonPrefixes))
+		b = ipInt(b, `,"totalIpv6Prefixes":`, int64(info.TotalIPv6Prefixes))
+		b = ipInt(b, `,"totalIpv6BogonPrefixes":`, int64(info.TotalIPv6BogonPrefixes))
 	}
 	if info.Rank > 0 { // unranked (no IPv4 announced): no rank to give
-		b = ipInt(b, false, "rank", int64(info.Rank))
-		b = ipRankText(ipKey(b, false, "rankText"), info.Rank, db.RankedASes())
+		b = ipInt(b, `,"rank":`, int64(info.Rank))
+		b = ipRankText(ipKey(b, `,"rankText":`), info.Rank, db.RankedASes())
 	}
 	return append(b, '}')
 }
 
-// netAppendNetworkFields appends the Network object's members (without braces). first says
-// whether they open the object. Registry strings the data lacks are empty strings (the
+// netAppendNetworkFields appends the Network object's members (without braces), each with a
+// leading comma (ipOpenObject opens an object of them alone). Registry strings the data lacks are empty strings (the
 // commercial service writes them so); the four BGP fields are omitted for an address that
 // is not announced, since there is no prefix to describe.
-func netAppendNetworkFields(b []byte, first bool, db *netinfo.DB, v *countryView, n netinfo.Network, lang string) []byte {
-	b = ipStr(b, first, "registry", n.Registry)
-	b = ipStr(b, false, "registryStatus", n.RegistryStatus)
-	b = ipStr(b, false, "registeredCountry", n.RegisteredCountry)
-	b = netAppendCountryName(ipKey(b, false, "registeredCountryName"), v, n.RegisteredCountry, lang)
-	b = ipStr(b, false, "organisation", n.Organisation)
-	b = ipBool(b, false, "isReachableGlobally", n.IsReachableGlobally)
-	b = ipBool(b, false, "isBogon", n.IsBogon)
+func netAppendNetworkFields(b []byte, db *netinfo.DB, v *countryView, n netinfo.Network, lang string) []byte {
+	b = ipStr(b, `,"registry":`, n.Registry)
+	b = ipStr(b, `,"registryStatus":`, n.RegistryStatus)
+	b = ipStr(b, `,"registeredCountry":`, n.RegisteredCountry)
+	b = netAppendCountryName(ipKey(b, `,"registeredCountryName":`), v, n.RegisteredCountry, lang)
+	b = ipStr(b, `,"organisation":`, n.Organisation)
+	b = ipBool(b, `,"isReachableGlobally":`, n.IsReachableGlobally)
+	b = ipBool(b, `,"isBogon":`, n.IsBogon)
 	if n.IsAnnounced() {
 		p := n.BGPPrefix
-		b = ipKey(b, false, "bgpPrefix")
+		b = ipKey(b, `,"bgpPrefix":`)
 		b = append(b, '"')
 		b = p.AppendTo(b)
 		b = append(b, '"')
-		b = ipKey(b, false, "bgpPrefixNetworkAddress")
+		b = ipKey(b, `,"bgpPrefixNetworkAddress":`)
 		b = append(b, '"')
 		b = p.Masked().Addr().AppendTo(b)
 		b = append(b, '"')
-		b = ipKey(b, false, "bgpPrefixLastAddress")
+		b = ipKey(b, `,"bgpPrefixLastAddress":`)
 		b = append(b, '"')
 		b = ipLastAddr(p).AppendTo(b)
 		b = append(b, '"')
-		b = ipKey(b, false, "totalAddresses")
+		b = ipKey(b, `,"totalAddresses":`)
 		b = append(b, '"')
 		if n, ok := netinfo.PrefixSize(p).Uint64(); ok {
 			b = strconv.AppendUint(b, n, 10)
@@ -201,7 +196,7 @@ func netAppendNetworkFields(b []byte, first bool, db *netinfo.DB, v *countryView
 		}
 		b = append(b, '"')
 	}
-	b = ipKey(b, false, "carriers")
+	b = ipKey(b, `,"carriers":`)
 	b = append(b, '[')
 	for i, asn := range n.Carriers {
 		if i > 0 {
@@ -210,7 +205,7 @@ func netAppendNetworkFields(b []byte, first bool, db *netinfo.DB, v *countryView
 		b = netAppendCarrier(b, db, v, asn, lang, true)
 	}
 	b = append(b, ']')
-	b = ipKey(b, false, "viaCarriers")
+	b = ipKey(b, `,"viaCarriers":`)
 	b = append(b, '[')
 	for i, asn := range n.ViaCarriers {
 		if i >= netinfo.MaxViaCarriers {

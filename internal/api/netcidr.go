@@ -212,8 +212,8 @@ func (s *Server) asnInfoTransitTo(w http.ResponseWriter, r *http.Request) error 
 	bp := bufPool.Get().(*[]byte)
 	b := netAppendCarrier((*bp)[:0], snap.Net, v, asn, lang, true)
 	b = b[:len(b)-1] // reopen the object
-	b = ipInt(b, false, "totalTransitTo", int64(len(info.TransitTo)))
-	b = ipKey(b, false, "transitTo")
+	b = ipInt(b, `,"totalTransitTo":`, int64(len(info.TransitTo)))
+	b = ipKey(b, `,"transitTo":`)
 	b = append(b, '[')
 	page := info.TransitTo[min(offset, len(info.TransitTo)):]
 	page = page[:min(batch, len(page))]

@@ -116,36 +116,36 @@ func geoAppendBody(b []byte, v *countryView, a netip.Addr, requested, lang strin
 	}
 
 	b = append(b, '{')
-	b = ipKey(b, true, "ip")
+	b = ipKey(b, `"ip":`)
 	b = append(b, '"')
 	b = a.AppendTo(b)
 	b = append(b, '"')
-	b = ipStr(b, false, "localityLanguageRequested", requested)
-	b = ipBool(b, false, "isReachableGlobally", net.IsReachableGlobally)
+	b = ipStr(b, `,"localityLanguageRequested":`, requested)
+	b = ipBool(b, `,"isReachableGlobally":`, net.IsReachableGlobally)
 	if hasCountry {
-		b = ipKey(b, false, "country")
+		b = ipKey(b, `,"country":`)
 		b = v.appendCountry(b, ci, lang)
 	}
 	if hasPlace {
-		b = ipKey(b, false, "location")
+		b = ipKey(b, `,"location":`)
 		b = geoAppendLocation(b, v, &place, ci, hasCountry, nameLang, at, hasRef)
 	}
-	b = ipKey(b, false, "lastUpdated")
+	b = ipKey(b, `,"lastUpdated":`)
 	b = append(b, '"')
 	b = ipAppendTime(b, snap.IPGeo.BuildTime().UTC(), true)
 	b = append(b, '"')
-	b = ipKey(b, false, "network")
-	b = append(b, '{')
-	b = netAppendNetworkFields(b, true, snap.Net, v, net, lang)
-	b = append(b, '}')
+	b = ipKey(b, `,"network":`)
+	netAt := len(b)
+	b = netAppendNetworkFields(b, snap.Net, v, net, lang)
+	b = append(ipOpenObject(b, netAt), '}')
 
 	conf := snap.IPGeo.Confidence(place, ipgeo.Evidence{
 		BGPPrefix:     net.BGPPrefix,
 		SecondOpinion: net.RegisteredCountry,
 		Unreachable:   !net.IsReachableGlobally,
 	})
-	b = ipStr(b, false, "confidence", conf.Level.String())
-	b = ipKey(b, false, "confidenceArea")
+	b = ipStr(b, `,"confidence":`, conf.Level.String())
+	b = ipKey(b, `,"confidenceArea":`)
 	b = conf.Area.AppendJSON(b)
 	return append(b, '}'), true
 }
@@ -159,17 +159,17 @@ type geoArea struct {
 
 // geoAppendArea appends one localityInfo entry; fields the data lacks are omitted.
 func geoAppendArea(b []byte, a geoArea) []byte {
-	b = ipStr(append(b, '{'), true, "name", a.name)
-	b = ipStr(b, false, "description", a.desc)
-	b = ipStrOpt(b, "isoName", a.isoName)
-	b = ipInt(b, false, "order", int64(a.order))
+	b = ipStr(append(b, '{'), `"name":`, a.name)
+	b = ipStr(b, `,"description":`, a.desc)
+	b = ipStrOpt(b, `,"isoName":`, a.isoName)
+	b = ipInt(b, `,"order":`, int64(a.order))
 	if a.adminLevel > 0 {
-		b = ipInt(b, false, "adminLevel", int64(a.adminLevel))
+		b = ipInt(b, `,"adminLevel":`, int64(a.adminLevel))
 	}
-	b = ipStrOpt(b, "isoCode", a.isoCode)
-	b = ipStrOpt(b, "wikidataId", a.wikidataID)
+	b = ipStrOpt(b, `,"isoCode":`, a.isoCode)
+	b = ipStrOpt(b, `,"wikidataId":`, a.wikidataID)
 	if a.geonameID != 0 {
-		b = ipInt(b, false, "geonameId", int64(a.geonameID))
+		b = ipInt(b, `,"geonameId":`, int64(a.geonameID))
 	}
 	return append(b, '}')
 }
@@ -203,25 +203,25 @@ func geoAppendLocation(b []byte, v *countryView, p *ipgeo.Place, ci int, hasCoun
 	if !sub.IsZero() {
 		name, _ := sub.Names.Name(lang)
 		en, _ := sub.Names.Name("en")
-		b = ipStrOpt(b, "principalSubdivision", name)
-		b = ipStrOpt(b, "isoPrincipalSubdivision", en)
-		b = ipStrOpt(b, "isoPrincipalSubdivisionCode", sub.Code)
+		b = ipStrOpt(b, `,"principalSubdivision":`, name)
+		b = ipStrOpt(b, `,"isoPrincipalSubdivision":`, en)
+		b = ipStrOpt(b, `,"isoPrincipalSubdivisionCode":`, sub.Code)
 	}
 	continent, _ := p.Continent.Names.Name(lang)
-	b = ipStrOpt(b, "continent", continent)
-	b = ipStrOpt(b, "continentCode", p.Continent.Code)
+	b = ipStrOpt(b, `,"continent":`, continent)
+	b = ipStrOpt(b, `,"continentCode":`, p.Continent.Code)
 	city, _ := p.City.Names.Name(lang)
-	b = ipStrOpt(b, "city", city)
-	b = ipStrOpt(b, "localityName", city)
-	b = ipStrOpt(b, "postcode", p.Postcode)
+	b = ipStrOpt(b, `,"city":`, city)
+	b = ipStrOpt(b, `,"localityName":`, city)
+	b = ipStrOpt(b, `,"postcode":`, p.Postcode)
 	if p.HasLocation {
-		b = ipFloat(b, "latitude", p.Latitude)
-		b = ipFloat(b, "longitude", p.Longitude)
-		b = ipStrOpt(b, "plusCode", p.PlusCode)
+		b = ipFloat(b, `,"latitude":`, p.Latitude)
+		b = ipFloat(b, `,"longitude":`, p.Longitude)
+		b = ipStrOpt(b, `,"plusCode":`, p.PlusCode)
 	}
 	if p.TimeZone != "" {
 		if tz, ok := v.snap.IPGeo.TimeZone(p.TimeZone, at, lang); ok {
-			b = ipKey(b, false, "timeZone")
+			b = ipKey(b, `,"timeZone":`)
 			b = geoAppendTimeZone(b, tz, at, hasRef)
 		}
 	}
@@ -263,13 +263,13 @@ func geoAppendLocation(b []byte, v *countryView, p *ipgeo.Place, ci int, hasCoun
 	if !p.City.IsZero() {
 		admin = append(admin, geoArea{name: city, desc: "city", order: order, adminLevel: 8, geonameID: p.City.GeonameID})
 	}
-	b = ipKey(b, false, "localityInfo")
+	b = ipKey(b, `,"localityInfo":`)
 	liStart := len(b)
 	if len(admin) > 0 {
-		b = geoAppendAreas(ipKey(b, false, "administrative"), admin)
+		b = geoAppendAreas(ipKey(b, `,"administrative":`), admin)
 	}
 	if len(info) > 0 {
-		b = geoAppendAreas(ipKey(b, false, "informative"), info)
+		b = geoAppendAreas(ipKey(b, `,"informative":`), info)
 	}
 	b = ipOpenObject(b, liStart)
 	b = append(b, '}')
@@ -290,19 +290,19 @@ func ipOpenObject(b []byte, at int) []byte {
 // geoAppendTimeZone appends the timeZone object.
 func geoAppendTimeZone(b []byte, tz ipgeo.TZ, at time.Time, hasRef bool) []byte {
 	b = append(b, '{')
-	b = ipStr(b, true, "ianaTimeId", tz.IANA)
-	b = ipStr(b, false, "displayName", tz.DisplayName)
-	b = ipStr(b, false, "effectiveTimeZoneFull", tz.EffectiveFull)
-	b = ipStr(b, false, "effectiveTimeZoneShort", tz.EffectiveShort)
-	b = ipInt(b, false, "utcOffsetSeconds", int64(tz.UTCOffsetSeconds))
-	b = ipStr(b, false, "utcOffset", tz.UTCOffset)
-	b = ipBool(b, false, "isDaylightSavingTime", tz.IsDST)
-	b = ipKey(b, false, "localTime")
+	b = ipStr(b, `"ianaTimeId":`, tz.IANA)
+	b = ipStr(b, `,"displayName":`, tz.DisplayName)
+	b = ipStr(b, `,"effectiveTimeZoneFull":`, tz.EffectiveFull)
+	b = ipStr(b, `,"effectiveTimeZoneShort":`, tz.EffectiveShort)
+	b = ipInt(b, `,"utcOffsetSeconds":`, int64(tz.UTCOffsetSeconds))
+	b = ipStr(b, `,"utcOffset":`, tz.UTCOffset)
+	b = ipBool(b, `,"isDaylightSavingTime":`, tz.IsDST)
+	b = ipKey(b, `,"localTime":`)
 	b = append(b, '"')
 	b = ipAppendTime(b, tz.Local, false)
 	b = append(b, '"')
 	if hasRef {
-		b = ipKey(b, false, "utcTime")
+		b = ipKey(b, `,"utcTime":`)
 		b = append(b, '"')
 		b = ipAppendTime(b, at.UTC(), true)
 		b = append(b, '"')
@@ -331,7 +331,7 @@ func (s *Server) networkByIP(w http.ResponseWriter, r *http.Request) error {
 	b := append((*bp)[:0], `{"ip":"`...)
 	b = a.AppendTo(b)
 	b = append(b, '"')
-	b = netAppendNetworkFields(b, false, snap.Net, v, n, v.resolvedLang(r))
+	b = netAppendNetworkFields(b, snap.Net, v, n, v.resolvedLang(r))
 	b = append(b, '}')
 	web.WriteJSONBytes(w, http.StatusOK, b)
 	*bp = b

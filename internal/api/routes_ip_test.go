@@ -488,7 +488,7 @@ func BenchmarkNetworkByIPRender(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		n, _ := v.snap.Net.Lookup(a)
-		buf = netAppendNetworkFields(buf[:0], true, v.snap.Net, v, n, "en")
+		buf = netAppendNetworkFields(buf[:0], v.snap.Net, v, n, "en")
 	}
 }
 

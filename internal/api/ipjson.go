@@ -50,7 +50,7 @@ func ipFloat(b []byte, key string, v float64) []byte {
 	if v == 0 {
 		return append(b, '0')
 	}
-	return strconv.AppendFloat(b, v, 'f', -1, 64)
+	return ipgeo.AppendDegrees(b, v)
 }
 
 // ipASN appends "AS15169" as a JSON string.

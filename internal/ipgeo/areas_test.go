@@ -3,6 +3,7 @@ package ipgeo
 import (
 	"encoding/json"
 	"errors"
+	"math"
 	"math/rand/v2"
 	"net/netip"
 	"slices"
@@ -199,5 +200,30 @@ func BenchmarkPolygonsAppendJSON(b *testing.B) {
 	buf := make([]byte, 0, 4096)
 	for b.Loop() {
 		buf = a.AppendJSON(buf[:0])
+	}
+}
+
+// TestAppendDegreesMatchesStrconv: AppendDegrees writes what strconv writes, on the float64s
+// of whole 10⁻⁵ degrees (its fast path), on coordinates of four decimals as the data has
+// them, on arbitrary floats and on the values strconv alone may write (zeros, tiny ones,
+// NaN, infinities, beyond int32).
+func TestAppendDegreesMatchesStrconv(t *testing.T) {
+	check := func(v float64) {
+		if got, want := string(AppendDegrees([]byte("x"), v)), "x"+strconv.FormatFloat(v, 'f', -1, 64); got != want {
+			t.Fatalf("AppendDegrees(%v) = %s, want %s", v, got, want)
+		}
+	}
+	for n := int32(-200000); n <= 200000; n++ {
+		check(float64(n) / 1e5)
+	}
+	rng := rand.New(rand.NewPCG(11, 12))
+	for range 200000 {
+		check(float64(rng.Int32N(2*18000001)-18000000) / 1e5)
+		check(float64(rng.Int32N(2*1800001)-1800000) / 1e4)
+		check(rng.Float64()*360 - 180)
+		check(float64(rng.Int32()) / 1e5)
+	}
+	for _, v := range []float64{0, math.Copysign(0, -1), 1e-7, -1e-7, 5e-6, 1e-5, 21474.83647, 21474.83648, -21474.83648, 1e10, math.NaN(), math.Inf(1), math.Inf(-1)} {
+		check(v)
 	}
 }

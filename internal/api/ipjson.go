@@ -1,13 +1,12 @@
 package api
 
 import (
-	"github.com/ipatlas/ipatlas/internal/web"
 	"net/netip"
 	"strconv"
-	"time"
 
 	"github.com/ipatlas/ipatlas/internal/ipgeo"
 	"github.com/ipatlas/ipatlas/internal/netinfo"
+	"github.com/ipatlas/ipatlas/internal/web"
 )
 
 // JSON appenders for the IP endpoints. The hot bodies (geolocation, network by IP) are
@@ -218,54 +217,3 @@ func netAppendNetworkFields(b []byte, db *netinfo.DB, v *countryView, n netinfo.
 	}
 	return append(b, ']')
 }
-
-// ipAppendTime appends t's wall clock as "2019-04-06T09:09:36.1877959" (seven fractional
-// digits, as the commercial service writes its .NET round-trip times), then a "Z" when utc.
-// It is ipgeo.AppendUTCTime and TZ.AppendLocalTime without time.Format's layout parsing;
-// TestIPAppendTime holds them equal. Years outside 0–9999 fall back to the engine. The
-// digits are written in pairs into a fixed array and appended once: an answer has up to
-// three of these.
-func ipAppendTime(b []byte, t time.Time, utc bool) []byte {
-	year, month, day := t.Date()
-	if year < 0 || year > 9999 {
-		if utc {
-			return ipgeo.AppendUTCTime(b, t)
-		}
-		return ipgeo.TZ{Local: t}.AppendLocalTime(b)
-	}
-	hour, minute, sec := t.Clock()
-	var d [len("2006-01-02T15:04:05.0000000Z")]byte
-	put2 := func(at, n int) { d[at], d[at+1] = ipDigitPairs[2*n], ipDigitPairs[2*n+1] }
-	put2(0, year/100)
-	put2(2, year%100)
-	d[4] = '-'
-	put2(5, int(month))
-	d[7] = '-'
-	put2(8, day)
-	d[10] = 'T'
-	put2(11, hour)
-	d[13] = ':'
-	put2(14, minute)
-	d[16] = ':'
-	put2(17, sec)
-	d[19] = '.'
-	frac := t.Nanosecond() / 100 // seven digits
-	d[20] = byte('0' + frac/1000000)
-	frac %= 1000000
-	put2(21, frac/10000)
-	put2(23, frac/100%100)
-	put2(25, frac%100)
-	if !utc {
-		return append(b, d[:len(d)-1]...)
-	}
-	d[len(d)-1] = 'Z'
-	return append(b, d[:]...)
-}
-
-// ipDigitPairs holds "00" to "99": two digits from one division instead of two.
-var ipDigitPairs = func() (p [200]byte) {
-	for i := range 100 {
-		p[2*i], p[2*i+1] = byte('0'+i/10), byte('0'+i%10)
-	}
-	return p
-}()

@@ -132,7 +132,7 @@ func geoAppendBody(b []byte, v *countryView, a netip.Addr, requested, lang strin
 	}
 	b = ipKey(b, `,"lastUpdated":`)
 	b = append(b, '"')
-	b = ipAppendTime(b, snap.IPGeo.BuildTime().UTC(), true)
+	b = ipgeo.AppendUTCTime(b, snap.IPGeo.BuildTime())
 	b = append(b, '"')
 	b = ipKey(b, `,"network":`)
 	netAt := len(b)
@@ -299,12 +299,12 @@ func geoAppendTimeZone(b []byte, tz ipgeo.TZ, at time.Time, hasRef bool) []byte 
 	b = ipBool(b, `,"isDaylightSavingTime":`, tz.IsDST)
 	b = ipKey(b, `,"localTime":`)
 	b = append(b, '"')
-	b = ipAppendTime(b, tz.Local, false)
+	b = tz.AppendLocalTime(b)
 	b = append(b, '"')
 	if hasRef {
 		b = ipKey(b, `,"utcTime":`)
 		b = append(b, '"')
-		b = ipAppendTime(b, at.UTC(), true)
+		b = ipgeo.AppendUTCTime(b, at)
 		b = append(b, '"')
 	}
 	return append(b, '}')

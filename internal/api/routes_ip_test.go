@@ -17,7 +17,6 @@ import (
 
 	"github.com/ipatlas/ipatlas/internal/dataset"
 	"github.com/ipatlas/ipatlas/internal/dataset/datasettest"
-	"github.com/ipatlas/ipatlas/internal/ipgeo"
 	"github.com/ipatlas/ipatlas/internal/loadtest"
 	"github.com/ipatlas/ipatlas/internal/web"
 )
@@ -502,36 +501,6 @@ func BenchmarkCountryInfoRenderReal(b *testing.B) {
 	for b.Loop() {
 		i, _ := v.lookup("irl")
 		buf = v.appendCountry(buf[:0], i, v.locale("de"))
-	}
-}
-
-// TestIPAppendTime holds the fast time formatter equal to the engine's, on chosen instants
-// and 20 000 random ones over years 0 to 9999 and a little beyond.
-func TestIPAppendTime(t *testing.T) {
-	berlin, err := time.LoadLocation("Europe/Berlin")
-	if err != nil {
-		t.Skip(err)
-	}
-	type instant struct{ sec, ns int64 }
-	var instants []instant
-	for _, sec := range []int64{0, 1, 1700000000, 1781000000, -2208988800, 253402300799, -62135596800} {
-		for _, ns := range []int64{0, 99, 100, 123456789, 999999999} {
-			instants = append(instants, instant{sec, ns})
-		}
-	}
-	rng := rand.New(rand.NewPCG(9, 10))
-	for range 20000 { // years 0000 to 9999 and a little beyond
-		instants = append(instants, instant{rng.Int64N(316000000000) - 62200000000, rng.Int64N(1e9)})
-	}
-	for _, in := range instants {
-		at := time.Unix(in.sec, in.ns)
-		if got, want := string(ipAppendTime(nil, at.UTC(), true)), string(ipgeo.AppendUTCTime(nil, at)); got != want {
-			t.Errorf("utc %v: %s, want %s", at, got, want)
-		}
-		local := at.In(berlin)
-		if got, want := string(ipAppendTime(nil, local, false)), string(ipgeo.TZ{Local: local}.AppendLocalTime(nil)); got != want {
-			t.Errorf("local %v: %s, want %s", local, got, want)
-		}
 	}
 }
 

@@ -3,6 +3,7 @@ package ipgeo
 import (
 	"errors"
 	"math"
+	"math/rand/v2"
 	"net/netip"
 	"slices"
 	"testing"
@@ -493,4 +494,35 @@ func FuzzDecode(f *testing.F) {
 		}
 		db.TimeZone("Australia/Sydney", time.Unix(0, 0), "en")
 	})
+}
+
+// TestAppendTimeMatchesFormat holds the time formatter equal to time.AppendFormat with the
+// API's layouts, on chosen instants and 20 000 random ones over years 0 to 9999 and a
+// little beyond (which take AppendFormat's path), in UTC and in a zone with daylight time.
+func TestAppendTimeMatchesFormat(t *testing.T) {
+	berlin, err := time.LoadLocation("Europe/Berlin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	type instant struct{ sec, ns int64 }
+	var instants []instant
+	for _, sec := range []int64{0, 1, 1700000000, 1781000000, -2208988800, 253402300799, -62135596800} {
+		for _, ns := range []int64{0, 99, 100, 123456789, 999999999} {
+			instants = append(instants, instant{sec, ns})
+		}
+	}
+	rng := rand.New(rand.NewPCG(9, 10))
+	for range 20000 {
+		instants = append(instants, instant{rng.Int64N(316000000000) - 62200000000, rng.Int64N(1e9)})
+	}
+	for _, in := range instants {
+		at := time.Unix(in.sec, in.ns)
+		if got, want := string(AppendUTCTime([]byte("x"), at)), "x"+at.UTC().Format(utcTimeLayout); got != want {
+			t.Fatalf("utc %v: %s, want %s", at, got, want)
+		}
+		local := at.In(berlin)
+		if got, want := string(TZ{Local: local}.AppendLocalTime([]byte("x"))), "x"+local.Format(localTimeLayout); got != want {
+			t.Fatalf("local %v: %s, want %s", local, got, want)
+		}
+	}
 }

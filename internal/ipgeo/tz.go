@@ -42,11 +42,46 @@ const (
 
 // AppendLocalTime appends the local time of tz as the API's localTime:
 // "2019-04-06T04:06:39.1691744" (no offset, 7 fractional digits).
-func (tz TZ) AppendLocalTime(b []byte) []byte { return tz.Local.AppendFormat(b, localTimeLayout) }
+func (tz TZ) AppendLocalTime(b []byte) []byte { return appendTime(b, tz.Local, localTimeLayout) }
 
 // AppendUTCTime appends t in UTC as "2019-04-06T09:09:36.1877959Z", the format of the API's
 // utcTime and lastUpdated.
-func AppendUTCTime(b []byte, t time.Time) []byte { return t.UTC().AppendFormat(b, utcTimeLayout) }
+func AppendUTCTime(b []byte, t time.Time) []byte { return appendTime(b, t.UTC(), utcTimeLayout) }
+
+// appendTime appends t's wall clock as t.AppendFormat(b, layout) does for the two layouts
+// above (TestAppendTimeMatchesFormat), without the layout's parsing: the digits are written
+// in pairs into a fixed array that is appended once, since an answer has up to three of
+// these. Years outside 0–9999 go through AppendFormat.
+func appendTime(b []byte, t time.Time, layout string) []byte {
+	year, month, day := t.Date()
+	if year < 0 || year > 9999 {
+		return t.AppendFormat(b, layout)
+	}
+	hour, minute, sec := t.Clock()
+	var d [len(utcTimeLayout)]byte
+	put2 := func(at, n int) { d[at], d[at+1] = digitPairs[2*n], digitPairs[2*n+1] }
+	put2(0, year/100)
+	put2(2, year%100)
+	d[4] = '-'
+	put2(5, int(month))
+	d[7] = '-'
+	put2(8, day)
+	d[10] = 'T'
+	put2(11, hour)
+	d[13] = ':'
+	put2(14, minute)
+	d[16] = ':'
+	put2(17, sec)
+	d[19] = '.'
+	frac := t.Nanosecond() / 100 // seven digits
+	d[20] = byte('0' + frac/1000000)
+	frac %= 1000000
+	put2(21, frac/10000)
+	put2(23, frac/100%100)
+	put2(25, frac%100)
+	d[27] = 'Z'
+	return append(b, d[:len(layout)]...)
+}
 
 type zoneTables struct {
 	metazones []string

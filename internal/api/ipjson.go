@@ -161,9 +161,9 @@ func netAppendCarrier(b []byte, db *netinfo.DB, v *countryView, asn uint32, lang
 }
 
 // netAppendNetworkFields appends the Network object's members (without braces), each with a
-// leading comma (ipOpenObject opens an object of them alone). Registry strings the data lacks are empty strings (the
-// commercial service writes them so); the four BGP fields are omitted for an address that
-// is not announced, since there is no prefix to describe.
+// leading comma (ipOpenObject opens an object of them alone). Registry strings the data
+// lacks are empty strings (the commercial service writes them so); the four BGP fields are
+// omitted for an address that is not announced, since there is no prefix to describe.
 func netAppendNetworkFields(b []byte, db *netinfo.DB, v *countryView, n netinfo.Network, lang string) []byte {
 	b = ipStr(b, `,"registry":`, n.Registry)
 	b = ipStr(b, `,"registryStatus":`, n.RegistryStatus)

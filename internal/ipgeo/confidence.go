@@ -233,8 +233,9 @@ func (a Polygons) AppendJSON(b []byte) []byte {
 // AppendDegrees appends a coordinate in degrees as strconv.AppendFloat(b, v, 'f', -1, 64)
 // does (TestAppendDegreesMatchesStrconv). The geolocation data's coordinates have at most
 // four decimals, so v is nearly always the float64 nearest to a whole number of 10⁻⁵
-// degrees, which putE5 writes in a fifth of strconv's time; anything else, and zero (whose
-// sign strconv keeps), goes through strconv.
+// degrees, which this writes with putE5 in about a third of strconv's time (a reviewer
+// measured 78 against 222 ns for six real coordinates); anything else, and zero (whose sign
+// strconv keeps), goes through strconv.
 func AppendDegrees(b []byte, v float64) []byte {
 	if n := math.Round(v * 1e5); n != 0 && math.Abs(n) < 1<<31 && float64(int32(n))/1e5 == v {
 		var p pointBuf

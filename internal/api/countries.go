@@ -129,9 +129,6 @@ type viewCache struct {
 	cur atomic.Pointer[countryView]
 }
 
-// countryView returns the rendering of the serving snapshot, building it after a swap.
-// Handlers read every engine through the view's snapshot (v.snap), not Data.Current() again:
-// a reload between two reads would otherwise mix two snapshots in one answer.
 // viewWith is countryView for a handler that answers from the engines in need as well:
 // a 503 when the loaded snapshot lacks one.
 func (s *Server) viewWith(need engines) (*countryView, error) {
@@ -145,6 +142,9 @@ func (s *Server) viewWith(need engines) (*countryView, error) {
 	return v, nil
 }
 
+// countryView returns the rendering of the serving snapshot, building it after a swap.
+// Handlers read every engine through the view's snapshot (v.snap), not Data.Current() again:
+// a reload between two reads would otherwise mix two snapshots in one answer.
 func (s *Server) countryView() (*countryView, error) {
 	snap := s.opt.Data.Current()
 	if v := s.views.cur.Load(); v != nil && v.snap == snap {

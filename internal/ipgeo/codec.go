@@ -723,20 +723,6 @@ func decodeTable32(kb, vb []byte, nrec int) (table32, error) {
 	return table32{Index: tiling.New(keys), vals: vals}, nil
 }
 
-// bucketIndex returns index[b] = the number of keys whose bucket is below b, for ascending keys.
-func bucketIndex(n int, bucket func(int) uint32) []uint32 {
-	index := make([]uint32, 1<<bucketBits+1)
-	i := 0
-	for b := range uint32(1 << bucketBits) {
-		for i < n && bucket(i) < b {
-			i++
-		}
-		index[b] = uint32(i)
-	}
-	index[1<<bucketBits] = uint32(n)
-	return index
-}
-
 // checkTiling checks that keys, ascending from 0, tile the 64-bit space with aligned prefixes
 // and returns each leaf's prefix length (within those 64 bits) through visit.
 func checkTiling(keys []uint64, visit func(i, plen int) error) error {
@@ -799,7 +785,7 @@ func decodeTable64(kb, vb []byte, nrec, ngroups int, top bool) (table64, error) 
 			return table64{}, fmt.Errorf("second-level group %d unused", g)
 		}
 	}
-	t.index = bucketIndex(n, func(i int) uint32 { return uint32(t.keys[i] >> (64 - bucketBits)) })
+	t.index = tiling.Buckets(t.keys)
 	return t, nil
 }
 

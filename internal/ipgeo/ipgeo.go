@@ -384,9 +384,6 @@ const (
 	maxPayload = 1<<(32-kindBits) - 1
 )
 
-// bucketBits is how many leading bits the bucket index of an address table covers.
-const bucketBits = 16
-
 // table32 is the IPv4 address table: leaves in address order, keyed by their first address.
 // The leaves tile the whole space, so each leaf's size is the distance to the next key.
 type table32 struct {
@@ -410,29 +407,24 @@ func (t *table32) plen(i int) int {
 type table64 struct {
 	keys  []uint64
 	vals  []uint32
-	index []uint32 // index[b] = number of keys below bucket b (top bucketBits bits); nil for the second level
+	index []uint32 // tiling.Buckets(keys); nil for the second level
 }
 
 func (t *table64) find(a uint64) (v uint32, plen int) {
-	b := a >> (64 - bucketBits)
-	return t.search(a, int(t.index[b]), int(t.index[b+1]), len(t.keys))
+	return t.leafAt(t.leaf(a), len(t.keys))
 }
 
 // leaf returns the index of the leaf that holds a (top level only).
-func (t *table64) leaf(a uint64) int {
-	b := a >> (64 - bucketBits)
-	return tiling.Last(t.keys, a, int(t.index[b]), int(t.index[b+1]))
-}
+func (t *table64) leaf(a uint64) int { return tiling.Search(t.keys, t.index, a) }
 
 // findIn finds a among the keys of one group, keys[start:end], which tile a whole /64.
 func (t *table64) findIn(a uint64, start, end int) (v uint32, plen int) {
-	return t.search(a, start, end, end)
+	return t.leafAt(tiling.Last(t.keys, a, start, end), end)
 }
 
-// search finds the leaf of a: the last one with key ≤ a among keys[lo:hi], or keys[lo-1] if
-// none is. end is where the run of leaves that tile the space ends.
-func (t *table64) search(a uint64, lo, hi, end int) (uint32, int) {
-	i := tiling.Last(t.keys, a, lo, hi)
+// leafAt returns the value and prefix length of leaf i, in a run of leaves that tile the
+// space and ends at end.
+func (t *table64) leafAt(i, end int) (uint32, int) {
 	size := -t.keys[i] // distance to 2^64; 0 means the leaf is the whole space
 	if i+1 < end {
 		size = t.keys[i+1] - t.keys[i]

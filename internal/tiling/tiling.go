@@ -2,39 +2,53 @@
 // the ascending first addresses of leaves that tile an address space, with an index over
 // their top 16 bits so that a search reads one bucket of them. A leaf holds every address
 // from its key up to the next key; what a leaf means is its table's business. Index serves
-// IPv4 tables; Last is the search itself, for 64-bit keys (the halves of IPv6 addresses) too.
+// IPv4 tables; Buckets and Search serve 64-bit keys (the halves of IPv6 addresses) too.
 package tiling
 
-// bucketBits is how many leading bits of an address the bucket index covers.
+import "math/bits"
+
+// bucketBits is how many leading bits of a key the bucket index covers.
 const bucketBits = 16
 
-// Index finds the leaf of an address. The zero Index is not usable; make one with New.
+// bucket is the bucket of key a: its top bucketBits bits.
+func bucket[K uint32 | uint64](a K) int {
+	return int(uint64(a) >> (bits.Len64(uint64(^K(0))) - bucketBits))
+}
+
+// Buckets returns the bucket index of ascending keys: index[b] is the number of keys whose
+// bucket is below b, for b from 0 to 2^bucketBits.
+func Buckets[K uint32 | uint64](keys []K) []uint32 {
+	index := make([]uint32, 1<<bucketBits+1)
+	i := 0
+	for b := range index {
+		for i < len(keys) && bucket(keys[i]) < b {
+			i++
+		}
+		index[b] = uint32(i)
+	}
+	return index
+}
+
+// Search returns the index of the last key ≤ a, reading only a's bucket of keys; index is
+// Buckets(keys), and keys[0] must be ≤ a (tables whose keys start at 0 always hold a).
+func Search[K uint32 | uint64](keys []K, index []uint32, a K) int {
+	b := bucket(a)
+	// When no key of a's bucket is ≤ a, the leaf is the last of an earlier bucket, at lo-1.
+	return Last(keys, a, int(index[b]), int(index[b+1]))
+}
+
+// Index finds the leaf of an IPv4 address. The zero Index is not usable; make one with New.
 type Index struct {
 	Keys  []uint32 // first address of each leaf, ascending; Keys[0] == 0
-	index []uint32 // index[b] = number of keys below b<<16; len 1<<16 + 1
+	index []uint32 // Buckets(Keys)
 }
 
 // New indexes keys, which must be ascending and start at 0 (the caller checks; tables
 // decoded from files validate them first). The Index keeps keys.
-func New(keys []uint32) Index {
-	t := Index{Keys: keys, index: make([]uint32, 1<<bucketBits+1)}
-	i := 0
-	for b := range t.index {
-		for i < len(keys) && uint64(keys[i]) < uint64(b)<<(32-bucketBits) {
-			i++
-		}
-		t.index[b] = uint32(i)
-	}
-	return t
-}
+func New(keys []uint32) Index { return Index{Keys: keys, index: Buckets(keys)} }
 
 // Leaf returns the index of the leaf that holds a: the last one whose key is ≤ a.
-func (t *Index) Leaf(a uint32) int {
-	b := a >> (32 - bucketBits)
-	// When no key of a's bucket is ≤ a, the leaf is the last of an earlier bucket, at lo-1
-	// (Keys[0] is 0, so lo-1 ≥ 0 then).
-	return Last(t.Keys, a, int(t.index[b]), int(t.index[b+1]))
-}
+func (t *Index) Leaf(a uint32) int { return Search(t.Keys, t.index, a) }
 
 // Last returns the index of the last of keys[lo:hi] that is ≤ a, or lo-1 when none is.
 // keys[lo:hi] must be ascending.

@@ -52,6 +52,49 @@ func TestLeafMatchesScan(t *testing.T) {
 	}
 }
 
+// TestSearch64MatchesScan checks Buckets and Search on 64-bit keys (the IPv6 tables')
+// against a linear scan, as TestLeafMatchesScan does for Index: the bucket is then the top
+// 16 of 64 bits, and the last bucket's end must count every key.
+func TestSearch64MatchesScan(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, n := range []int{1, 2, 10, 1000, 200_000} {
+		keys := []uint64{0}
+		for range n - 1 {
+			keys = append(keys, rng.Uint64())
+		}
+		if n > 1 {
+			keys = append(keys, 1<<64-1)
+		}
+		slices.Sort(keys)
+		keys = slices.Compact(keys)
+		index := Buckets(keys)
+		if got := index[len(index)-1]; int(got) != len(keys) {
+			t.Fatalf("%d keys: the last bucket ends at %d", len(keys), got)
+		}
+		scan := func(a uint64) int {
+			i := 0
+			for j, k := range keys {
+				if k <= a {
+					i = j
+				}
+			}
+			return i
+		}
+		probes := []uint64{0, 1<<64 - 1, 1 << 48, 1<<48 - 1}
+		for _, k := range keys[:min(len(keys), 300)] {
+			probes = append(probes, k, k-1, k+1)
+		}
+		for range 300 {
+			probes = append(probes, rng.Uint64())
+		}
+		for _, a := range probes {
+			if got, want := Search(keys, index, a), scan(a); got != want {
+				t.Fatalf("%d keys: Search(%#x) = %d, want %d", len(keys), a, got, want)
+			}
+		}
+	}
+}
+
 // TestLast checks the search on 64-bit keys within a range, where "none ≤ a" gives lo-1.
 func TestLast(t *testing.T) {
 	keys := []uint64{5, 10, 10, 20, 1 << 63, 1<<64 - 1}

@@ -254,24 +254,10 @@ func (db *DB) Lookup(a netip.Addr) (Network, bool) {
 		b := a.As4()
 		return db.fromLeaf(db.v4.find(uint32(b[0])<<24 | uint32(b[1])<<16 | uint32(b[2])<<8 | uint32(b[3])))
 	}
-	var n Network
-	found := false
-	if i, ok := db.regT.Lookup(a); ok {
-		db.fillReg(&n, int(i))
-		found = true
-	}
-	if b, ok := db.bogT.Lookup(a); ok {
-		n.IsBogon = b
-		found = true
-	}
-	if i, ok := db.netT.Lookup(a); ok {
-		db.fillNet(&n, int(i))
-		found = true
-	}
-	return n, found
+	return db.fromLeaf(db.trieLeaf(a))
 }
 
-// fromLeaf is Lookup's answer from an IPv4 leaf: the same steps as from the tries.
+// fromLeaf is Lookup's answer from the three tries' answers packed in v.
 func (db *DB) fromLeaf(v leaf4) (Network, bool) {
 	var n Network
 	i, hasReg := v.reg()

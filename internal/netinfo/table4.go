@@ -67,7 +67,7 @@ func newTable4(db *DB, bogons []bogonRec) table4 {
 
 	keys, vals := make([]uint32, 0, len(cuts)), make([]leaf4, 0, len(cuts))
 	for _, k := range cuts {
-		v := db.trieLeaf4(netip.AddrFrom4([4]byte{byte(k >> 24), byte(k >> 16), byte(k >> 8), byte(k)}))
+		v := db.trieLeaf(netip.AddrFrom4([4]byte{byte(k >> 24), byte(k >> 16), byte(k >> 8), byte(k)}))
 		if n := len(vals); n > 0 && vals[n-1] == v {
 			continue
 		}
@@ -77,8 +77,10 @@ func newTable4(db *DB, bogons []bogonRec) table4 {
 	return table4{Index: tiling.New(slices.Clip(keys)), vals: slices.Clip(vals)}
 }
 
-// trieLeaf4 is what the three tries answer for a, packed as a leaf4.
-func (db *DB) trieLeaf4(a netip.Addr) leaf4 {
+// trieLeaf is what the three tries answer for a, packed as a leaf4: a leaf's value when a
+// is IPv4, Lookup's answer directly when it is IPv6 (the codec's bound on registry pieces
+// holds for both families).
+func (db *DB) trieLeaf(a netip.Addr) leaf4 {
 	var v leaf4
 	if b, ok := db.bogT.Lookup(a); ok {
 		v = 2

@@ -1,45 +1,58 @@
 package tiling
 
 import (
+	"math/bits"
 	"math/rand/v2"
 	"slices"
 	"testing"
 )
 
-// TestLeafMatchesScan checks Leaf against a linear scan, on tables of a few keys (most
+// table draws a table of about n ascending keys starting at 0 (and, with more than one, the
+// largest key: a leaf of the last address alone), and probe addresses: both ends of the
+// space, a bucket boundary, every key (of the first 300) with its neighbours, 300 random.
+func table[K uint32 | uint64](rng *rand.Rand, n int, random func() K) (keys, probes []K) {
+	top := ^K(0)
+	keys = []K{0}
+	for range n - 1 {
+		keys = append(keys, random())
+	}
+	if n > 1 {
+		keys = append(keys, top)
+	}
+	slices.Sort(keys)
+	keys = slices.Compact(keys)
+	boundary := K(1) << (bits.Len64(uint64(top)) - bucketBits)
+	probes = []K{0, top, boundary, boundary - 1}
+	for _, k := range keys[:min(len(keys), 300)] {
+		probes = append(probes, k, k-1, k+1)
+	}
+	for range 300 {
+		probes = append(probes, random())
+	}
+	return keys, probes
+}
+
+// scan is the obviously correct search: the index of the last key ≤ a.
+func scan[K uint32 | uint64](keys []K, a K) int {
+	i := 0
+	for j, k := range keys {
+		if k <= a {
+			i = j
+		}
+	}
+	return i
+}
+
+// TestLeafMatchesScan checks Index against a linear scan, on tables of a few keys (most
 // buckets empty, so most searches fall back to an earlier bucket) and of many (most
-// buckets full), at random addresses and at every key and the address before it.
+// buckets full).
 func TestLeafMatchesScan(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, n := range []int{1, 2, 10, 1000, 200_000} {
-		keys := []uint32{0}
-		for range n - 1 {
-			keys = append(keys, rng.Uint32())
-		}
-		if n > 1 {
-			keys = append(keys, 1<<32-1) // a leaf of the last address alone
-		}
-		slices.Sort(keys)
-		keys = slices.Compact(keys)
+		keys, probes := table(rng, n, rng.Uint32)
 		idx := New(keys)
-		scan := func(a uint32) int {
-			i := 0
-			for j, k := range keys {
-				if k <= a {
-					i = j
-				}
-			}
-			return i
-		}
-		probes := []uint32{0, 1<<32 - 1, 1 << 16, 1<<16 - 1}
-		for _, k := range keys[:min(len(keys), 300)] {
-			probes = append(probes, k, k-1, k+1)
-		}
-		for range 300 {
-			probes = append(probes, rng.Uint32())
-		}
 		for _, a := range probes {
-			if got, want := idx.Leaf(a), scan(a); got != want {
+			if got, want := idx.Leaf(a), scan(keys, a); got != want {
 				t.Fatalf("%d keys: Leaf(%#x) = %d, want %d", len(keys), a, got, want)
 			}
 		}
@@ -52,43 +65,19 @@ func TestLeafMatchesScan(t *testing.T) {
 	}
 }
 
-// TestSearch64MatchesScan checks Buckets and Search on 64-bit keys (the IPv6 tables')
-// against a linear scan, as TestLeafMatchesScan does for Index: the bucket is then the top
-// 16 of 64 bits, and the last bucket's end must count every key.
+// TestSearch64MatchesScan checks Buckets and Search on 64-bit keys (the IPv6 tables') the
+// same way: the bucket is then the top 16 of 64 bits, and the last bucket must end after
+// every key.
 func TestSearch64MatchesScan(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for _, n := range []int{1, 2, 10, 1000, 200_000} {
-		keys := []uint64{0}
-		for range n - 1 {
-			keys = append(keys, rng.Uint64())
-		}
-		if n > 1 {
-			keys = append(keys, 1<<64-1)
-		}
-		slices.Sort(keys)
-		keys = slices.Compact(keys)
+		keys, probes := table(rng, n, rng.Uint64)
 		index := Buckets(keys)
 		if got := index[len(index)-1]; int(got) != len(keys) {
 			t.Fatalf("%d keys: the last bucket ends at %d", len(keys), got)
 		}
-		scan := func(a uint64) int {
-			i := 0
-			for j, k := range keys {
-				if k <= a {
-					i = j
-				}
-			}
-			return i
-		}
-		probes := []uint64{0, 1<<64 - 1, 1 << 48, 1<<48 - 1}
-		for _, k := range keys[:min(len(keys), 300)] {
-			probes = append(probes, k, k-1, k+1)
-		}
-		for range 300 {
-			probes = append(probes, rng.Uint64())
-		}
 		for _, a := range probes {
-			if got, want := Search(keys, index, a), scan(a); got != want {
+			if got, want := Search(keys, index, a), scan(keys, a); got != want {
 				t.Fatalf("%d keys: Search(%#x) = %d, want %d", len(keys), a, got, want)
 			}
 		}

@@ -110,8 +110,15 @@ func (s *Server) stack(route string, h http.Handler) http.Handler {
 	)
 }
 
+// open registers a handler that needs no key. A query string that does not decode is a 400
+// before any handler reads it (web.CheckQuery says why).
 func (s *Server) open(pattern string, fn web.HandlerFunc) {
-	s.mux.Handle(pattern, s.stack(pattern, web.Handle(s.opt.Log, statusOf, fn)))
+	s.mux.Handle(pattern, s.stack(pattern, web.Handle(s.opt.Log, statusOf, func(w http.ResponseWriter, r *http.Request) error {
+		if err := web.CheckQuery(r.URL.RawQuery); err != nil {
+			return badRequest("The query string is not valid: %v.", err)
+		}
+		return fn(w, r)
+	})))
 }
 
 // keyed registers a handler that needs a valid key and counts against pkg's volume.

@@ -1,7 +1,9 @@
 package web
 
 import (
+	"fmt"
 	"net/url"
+	"strconv"
 	"strings"
 )
 
@@ -11,7 +13,8 @@ import (
 // endpoints read two or three parameters: building url.Values for that costs a map per request.
 //
 // Pairs with malformed escapes are skipped (ParseQuery skips them too, reporting an error).
-// Pairs containing ';' are skipped, as ParseQuery does since Go 1.17.
+// Pairs containing ';' are skipped, as ParseQuery does since Go 1.17. Handlers refuse such
+// queries first (CheckQuery), so that a skipped pair never reads as an absent parameter.
 func QueryValue(rawQuery, name string) (string, bool) {
 	for rawQuery != "" {
 		var pair string
@@ -48,4 +51,53 @@ func unescape(s string) (string, bool) {
 	}
 	v, err := url.QueryUnescape(s)
 	return v, err == nil
+}
+
+// CheckQuery returns an error naming the first pair of the raw query that url.ParseQuery
+// would refuse: one with a malformed %-escape, or one holding ';' (refused since Go 1.17).
+// QueryValue skips such pairs, as ParseQuery does; a handler that went on would answer
+// another question than the one asked (an ip that does not decode reads as "no ip", which
+// means the caller's own address), so the API refuses the request instead.
+func CheckQuery(rawQuery string) error {
+	if strings.IndexByte(rawQuery, '%') < 0 && strings.IndexByte(rawQuery, ';') < 0 {
+		return nil
+	}
+	for rest := rawQuery; rest != ""; {
+		var pair string
+		pair, rest, _ = strings.Cut(rest, "&")
+		if strings.IndexByte(pair, ';') >= 0 {
+			return fmt.Errorf("parameters are separated by '&', not ';' (in %s)", quotePair(pair))
+		}
+		if !validEscapes(pair) {
+			return fmt.Errorf("%s has a '%%' that is not followed by two hexadecimal digits", quotePair(pair))
+		}
+	}
+	return nil
+}
+
+// validEscapes reports whether every '%' in s starts a %XX escape.
+func validEscapes(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] != '%' {
+			continue
+		}
+		if i+2 >= len(s) || !isHex(s[i+1]) || !isHex(s[i+2]) {
+			return false
+		}
+		i += 2
+	}
+	return true
+}
+
+func isHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
+// quotePair quotes a query pair for an error message, cut to a readable length.
+func quotePair(pair string) string {
+	const limit = 64
+	if len(pair) > limit {
+		return strconv.Quote(pair[:limit]) + "..."
+	}
+	return strconv.Quote(pair)
 }

@@ -2,6 +2,7 @@ package web
 
 import (
 	"net/url"
+	"strings"
 	"testing"
 )
 
@@ -60,6 +61,47 @@ func FuzzQueryValue(f *testing.F) {
 		want, wantOK := vals[name]
 		if ok != wantOK || (ok && got != want[0]) {
 			t.Fatalf("QueryValue(%q, %q) = %q, %v; ParseQuery gives %q", raw, name, got, ok, want)
+		}
+	})
+}
+
+func TestCheckQuery(t *testing.T) {
+	tests := []struct {
+		raw  string
+		want string // substring of the error; "" for none
+	}{
+		{"", ""},
+		{"ip=8.8.8.8&key=abc", ""},
+		{"name=a%2Bb&x=%41%e9", ""},
+		{"&&a=1&", ""},
+		{"ip=8.8.8.8%", `"ip=8.8.8.8%" has a '%'`},
+		{"ip=%zz", `"ip=%zz" has a '%'`},
+		{"ip=%4", `"ip=%4"`},
+		{"k%y=1", `"k%y=1"`},
+		{"a=1&b=2;c=3", `not ';' (in "b=2;c=3")`},
+		{"a=" + strings.Repeat("x", 100) + "%", `"... has a '%'`},
+	}
+	for _, tt := range tests {
+		err := CheckQuery(tt.raw)
+		switch {
+		case tt.want == "" && err != nil:
+			t.Errorf("CheckQuery(%q) = %v, want nil", tt.raw, err)
+		case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
+			t.Errorf("CheckQuery(%q) = %v, want an error containing %q", tt.raw, err, tt.want)
+		}
+	}
+}
+
+// FuzzCheckQuery checks CheckQuery against url.ParseQuery: it refuses exactly the queries
+// that ParseQuery reports an error for.
+func FuzzCheckQuery(f *testing.F) {
+	for _, s := range []string{"a=1", "a=%", "a=%4", "a=%41", "a;b", "=%zz", "%=1", "a=1&&b", "+=%2b"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, raw string) {
+		_, perr := url.ParseQuery(raw)
+		if err := CheckQuery(raw); (err == nil) != (perr == nil) {
+			t.Fatalf("CheckQuery(%q) = %v; ParseQuery's error: %v", raw, err, perr)
 		}
 	})
 }

@@ -136,7 +136,10 @@ func geoAppendBody(b []byte, v *countryView, a netip.Addr, requested, lang strin
 	b = append(b, '"')
 	b = ipKey(b, `,"network":`)
 	netAt := len(b)
-	b = netAppendNetworkFields(b, snap.Net, v, net, lang)
+	// Under "default" the network's country names follow the geolocated country too, so that
+	// the answer is in one language; network-by-ip, which has no such country, names each
+	// registered country in its own.
+	b = netAppendNetworkFields(b, snap.Net, v, net, nameLang)
 	b = append(ipOpenObject(b, netAt), '}')
 
 	conf := snap.IPGeo.Confidence(place, ipgeo.Evidence{

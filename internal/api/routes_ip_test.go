@@ -550,3 +550,26 @@ func BenchmarkGeolocationRenderRandom(b *testing.B) {
 		})
 	}
 }
+
+// Under localityLanguage=default a geolocation answer is in the geolocated country's
+// language throughout: 35.200.0.1 is geolocated in Japan and announced by a US-registered
+// network, so its registered country and carriers are named in Japanese, as with ja.
+func TestGeolocationDefaultIsOneLanguage(t *testing.T) {
+	s := ipRealServer(t)
+	def := ipGetJSON(t, s, "/data/ip-geolocation-with-confidence?key=good&ip=35.200.0.1&localityLanguage=default", 200)
+	ja := ipGetJSON(t, s, "/data/ip-geolocation-with-confidence?key=good&ip=35.200.0.1&localityLanguage=ja", 200)
+	if ipPath(def, "country", "isoAlpha2") != "JP" || ipPath(def, "network", "registeredCountry") != "US" {
+		t.Fatalf("35.200.0.1 is no longer a JP address on a US network in this data: %v, %v",
+			ipPath(def, "country", "isoAlpha2"), ipPath(def, "network", "registeredCountry"))
+	}
+	for _, p := range [][]any{
+		{"country", "name"},
+		{"location", "city"},
+		{"network", "registeredCountryName"},
+		{"network", "carriers", 0, "registeredCountryName"},
+	} {
+		if got, want := ipPath(def, p...), ipPath(ja, p...); got != want || got == nil {
+			t.Errorf("%v: default gives %v, ja %v", p, got, want)
+		}
+	}
+}

@@ -232,3 +232,44 @@ func TestFromYAMLRejectsWhatJSONCannotSay(t *testing.T) {
 		t.Errorf("got %s", b)
 	}
 }
+
+// TestNoNullMembersAndStringDescriptions catches YAML that parses into something other
+// than what was meant. The usual cause is an unquoted flow mapping such as
+// {type: string, description: A range, host bits cleared.}: the comma ends the scalar, so
+// the description is cut short and "host bits cleared." becomes a key with a null value.
+// The document has no member that is null on purpose, and every description is text.
+func TestNoNullMembersAndStringDescriptions(t *testing.T) {
+	for _, p := range misparsed(mustLoad(t).root) {
+		t.Error(p)
+	}
+	// The check itself finds both kinds of defect.
+	bad, err := fromYAML([]byte("a: {type: string, description: The range, host bits cleared.}\n" +
+		"b: {description: 42}\n" +
+		"c: {properties: {description: {type: string, description: \"ok, quoted\"}}}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"/a/host bits cleared. is null", "/b/description is json.Number, not a string"}
+	if got := misparsed(bad); !slices.Equal(got, want) {
+		t.Errorf("misparsed: got %q, want %q", got, want)
+	}
+}
+
+// misparsed lists, by JSON pointer, the members of root that are null and the description
+// fields that are not strings. A property named "description" is a schema, not text.
+func misparsed(root *object) []string {
+	var out []string
+	walk(root, "", func(ptr string, o *object) {
+		for _, k := range o.keys {
+			v, at := o.vals[k], ptr+"/"+escapePointer(k)
+			if v == nil {
+				out = append(out, at+" is null")
+				continue
+			}
+			if _, ok := v.(string); k == "description" && !ok && !strings.HasSuffix(ptr, "/properties") {
+				out = append(out, fmt.Sprintf("%s is %T, not a string", at, v))
+			}
+		}
+	})
+	return out
+}

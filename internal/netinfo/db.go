@@ -38,6 +38,11 @@ type DB struct {
 	bogNets []uint32 // indexes of bogon networks, ascending
 	nodes   []node   // registry pieces and networks in prefix (pre-)order
 	n4nodes int      // number of IPv4 nodes
+	// For the facts of a range as a whole (prefixNetwork): cumUsed[i] counts the registry
+	// pieces in regs[:i] with a used status (allocated, assigned, legacy); notBog holds the
+	// non-bogon pieces, in prefix order.
+	cumUsed []uint32
+	notBog  []bogonRec
 }
 
 // node is one prefix of the hierarchy Within walks: a registry piece, an announced
@@ -65,11 +70,20 @@ func newDB(r *raw) *DB {
 		asns: r.asns, ases: r.ases, transit: r.transit, nBog: len(r.bogons),
 		regT: new(bart.Table[uint32]), bogT: new(bart.Table[bool]), netT: new(bart.Table[uint32]),
 	}
+	db.cumUsed = make([]uint32, len(db.regs)+1)
 	for i := range db.regs {
 		db.regT.Insert(db.regs[i].prefix(), uint32(i))
+		db.cumUsed[i+1] = db.cumUsed[i]
+		switch db.strs[db.regs[i].status] {
+		case "allocated", "assigned", "legacy":
+			db.cumUsed[i+1]++
+		}
 	}
 	for _, b := range r.bogons {
 		db.bogT.Insert(netip.PrefixFrom(b.v.addr(b.is4), int(b.bits)), b.bogon)
+		if !b.bogon {
+			db.notBog = append(db.notBog, b)
+		}
 	}
 	for i := range db.nets {
 		n := &db.nets[i]

@@ -150,18 +150,54 @@ func (db *DB) Within(p netip.Prefix, opt WithinOptions) (CIDRResult, error) {
 }
 
 // prefixNetwork returns the facts of prefix p as a whole; net is the announced network
-// containing p, or -1.
+// containing p, or -1. A fact holds for p only if it holds for every address of p: the
+// piece containing p answers unless more specific pieces inside p contradict it. A free
+// registry piece (available, reserved) does not describe a range in which some block is
+// registered (IANA's "Global Unicast" 2000::/3 around the blocks it allocated), and a range
+// is bogon only if no non-bogon piece lies inside it.
 func (db *DB) prefixNetwork(p netip.Prefix, net int) Network {
 	var n Network
 	if i, ok := db.regT.LookupPrefix(p); ok {
-		r := &db.regs[i]
-		n.Registry, n.RegistryStatus, n.RegisteredCountry = db.strs[r.registry], db.strs[r.status], db.strs[r.country]
+		a, b := insideRange(len(db.regs), func(k int) (u128, uint8, bool) { r := &db.regs[k]; return r.v, r.bits, r.is4 }, p)
+		if db.cumUsed[i+1] > db.cumUsed[i] || db.cumUsed[b] == db.cumUsed[a] {
+			r := &db.regs[i]
+			n.Registry, n.RegistryStatus, n.RegisteredCountry = db.strs[r.registry], db.strs[r.status], db.strs[r.country]
+		}
 	}
-	n.IsBogon, _ = db.bogT.LookupPrefix(p)
+	n.IsBogon = db.prefixIsBogon(p)
 	if net >= 0 {
 		db.fillNet(&n, net)
 	}
 	return n
+}
+
+// prefixIsBogon reports whether every address of p is bogon: the piece containing p is
+// bogon and no non-bogon piece lies inside p.
+func (db *DB) prefixIsBogon(p netip.Prefix) bool {
+	if b, _ := db.bogT.LookupPrefix(p); !b {
+		return false
+	}
+	a, b := insideRange(len(db.notBog), func(k int) (u128, uint8, bool) { x := &db.notBog[k]; return x.v, x.bits, x.is4 }, p)
+	return a == b
+}
+
+// insideRange returns the index range [a, b) of the prefixes strictly inside p among n
+// prefixes in prefix order (IPv4 first, then by address, shorter first); key gives the k-th.
+func insideRange(n int, key func(int) (u128, uint8, bool), p netip.Prefix) (int, int) {
+	is4, first, last, bits := p.Addr().Is4(), u128Of(p.Addr()), lastOf(p), uint8(p.Bits())
+	a := sort.Search(n, func(k int) bool {
+		v, b, k4 := key(k)
+		if k4 != is4 {
+			return !k4
+		}
+		c := v.cmp(first)
+		return c > 0 || c == 0 && b > bits
+	})
+	b := a + sort.Search(n-a, func(k int) bool {
+		v, _, k4 := key(a + k)
+		return k4 != is4 || v.cmp(last) > 0
+	})
+	return a, b
 }
 
 // parent returns the most specific registry piece or network strictly containing q.
@@ -205,7 +241,7 @@ func (db *DB) nodesWithin(p netip.Prefix) (int, int) {
 	a := lo + sort.Search(hi-lo, func(k int) bool {
 		v, b, _ := db.nodeKey(lo + k)
 		c := v.cmp(first)
-		return c > 0 || c == 0 && b >= bits
+		return c > 0 || c == 0 && b > bits
 	})
 	if a < hi {
 		if v, b, _ := db.nodeKey(a); v == first && b == bits {
@@ -309,7 +345,7 @@ func (db *DB) nodePrefix(k int) netip.Prefix {
 // hasBogons reports whether node k is bogon space or holds an announced bogon network.
 func (db *DB) hasBogons(k int) bool {
 	p := db.nodePrefix(k)
-	if b, _ := db.bogT.LookupPrefix(p); b {
+	if db.prefixIsBogon(p) {
 		return true
 	}
 	if i, ok := db.netT.LookupPrefix(p); ok {

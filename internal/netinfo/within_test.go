@@ -197,6 +197,51 @@ func TestWithin(t *testing.T) {
 	}
 }
 
+// TestWithinRangeFacts checks the facts of a range that is only partly described by the
+// piece containing it: IANA's free "Global Unicast" 2000::/3 around an allocated block, and
+// a bogon block with a reachable block inside.
+func TestWithinRangeFacts(t *testing.T) {
+	in := fixture()
+	in.Registry = append(in.Registry,
+		block("2000::/3", "IANA", "available", "", 0),
+		block("2001:200::/23", "APNIC", "allocated", "", 0),
+		block("3ffe::/16", "IANA", "reserved", "", 0))
+	in.Bogons = append(in.Bogons, bogon("2000::/3", true, 0), bogon("2001:200::/23", false, 0), bogon("2600::/12", false, 0), bogon("3ffe::/16", true, 0))
+	db := mustDB(t, in)
+	free := netinfo.Network{Registry: "IANA", RegistryStatus: "available", IsBogon: true}
+	tests := []struct {
+		cidr string
+		want netinfo.Network
+	}{
+		{"2001::/16", netinfo.Network{}}, // holds APNIC's allocated /23: neither IANA's nor bogon
+		{"2000::/3", netinfo.Network{}},  // likewise, and ARIN's 2600::/12
+		{"3000::/4", free},               // only free space inside: IANA's, bogon
+		{"2001:4000::/18", free},         // free space next to the allocation
+		{"2001:db8::/32", netinfo.Network{Registry: "IANA", RegistryStatus: "reserved"}}, // holds reachable 2001:db8:1::/48
+		{"2001:200::/23", netinfo.Network{Registry: "APNIC", RegistryStatus: "allocated"}},
+		{"10.0.0.0/16", netinfo.Network{Registry: "IANA", RegistryStatus: "reserved", IsBogon: true}},
+	}
+	for _, tc := range tests {
+		res, err := db.Within(pfx(tc.cidr), netinfo.WithinOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(tc.want, res.Network.Network, netinfotest.CmpOptions(), cmpopts.EquateEmpty()); diff != "" {
+			t.Errorf("%s: (-want +got):\n%s", tc.cidr, diff)
+		}
+	}
+	// bogonsOnly lists bogon space and networks: 2000::/3 is neither, as a whole.
+	res, err := db.Within(pfx("::/0"), netinfo.WithinOptions{BogonsOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, it := range res.Networks {
+		if it.CIDR == pfx("2000::/3") {
+			t.Errorf("::/0 bogonsOnly lists 2000::/3: %+v", it)
+		}
+	}
+}
+
 func TestWithinRejects(t *testing.T) {
 	db := mustDB(t, fixture())
 	tests := map[string]struct {

@@ -78,7 +78,8 @@ const (
 	prioBogonIANA    = 0
 	prioBogonRIR     = 1
 	prioBogonCymru   = 2
-	prioBogonSpecial = 3
+	prioBogonRIRUsed = 3 // an RIR's allocation beats an older full-bogon list
+	prioBogonSpecial = 4
 )
 
 // Build reads the sources and returns the netinfo section payload. It fails if geolite2 is
@@ -260,13 +261,16 @@ func addIANA(in *netinfo.Input, f iana.Facts) {
 	}
 }
 
-// addRIR adds the RIR blocks; available and reserved ones are bogons.
+// addRIR adds the RIR blocks; available and reserved ones are bogons, allocated and
+// assigned ones are not (a full-bogon list older than the RIR file may still list them).
 func addRIR(in *netinfo.Input, d rirData) {
 	for _, b := range d.Blocks {
 		prio := uint8(prioRIRUsed)
 		if b.Status == "available" || b.Status == "reserved" {
 			prio = prioRIRFree
 			in.Bogons = append(in.Bogons, netinfo.BogonBlock{First: b.First, Last: b.Last, Bogon: true, Priority: prioBogonRIR})
+		} else {
+			in.Bogons = append(in.Bogons, netinfo.BogonBlock{First: b.First, Last: b.Last, Bogon: false, Priority: prioBogonRIRUsed})
 		}
 		in.Registry = append(in.Registry, netinfo.RegistryBlock{First: b.First, Last: b.Last, Registry: b.Registry, Status: b.Status, Country: b.Country, Priority: prio})
 	}

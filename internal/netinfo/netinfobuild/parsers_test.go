@@ -12,6 +12,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/ipatlas/ipatlas/internal/netinfo"
 )
 
 var cmpNetip = cmpopts.EquateComparable(netip.Addr{}, netip.Prefix{})
@@ -160,4 +162,32 @@ func FuzzMRT(f *testing.F) {
 			}
 		})
 	})
+}
+
+// TestAddRIRBeatsOlderBogons checks that a block an RIR file allocated is not bogon where
+// an older full-bogon list still lists it, as Team Cymru's 102.192.0.0/12 of 2024-03-10
+// holds AFRINIC's 102.203.16.0/22, allocated 2026-02-26.
+func TestAddRIRBeatsOlderBogons(t *testing.T) {
+	a := netip.MustParseAddr
+	in := netinfo.Input{Bogons: []netinfo.BogonBlock{
+		{First: a("102.192.0.0"), Last: a("102.207.255.255"), Bogon: true, Priority: prioBogonCymru},
+		{First: a("102.203.16.0"), Last: a("102.203.19.255"), Bogon: true, Priority: prioBogonCymru}, // the same piece
+	}}
+	addRIR(&in, rirData{Blocks: []rirBlock{
+		{First: a("102.203.16.0"), Last: a("102.203.19.255"), Registry: "AFRINIC", Status: "allocated", Country: "ZA"},
+		{First: a("102.203.20.0"), Last: a("102.203.23.255"), Registry: "AFRINIC", Status: "available"},
+	}})
+	b, err := netinfo.Encode(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := netinfo.Decode(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for addr, want := range map[string]bool{"102.203.16.1": false, "102.203.20.1": true, "102.204.0.1": true} {
+		if n, _ := db.Lookup(a(addr)); n.IsBogon != want {
+			t.Errorf("%s: %+v, want bogon %v", addr, n, want)
+		}
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ipatlas/ipatlas/internal/pluscode"
 	"github.com/ipatlas/ipatlas/internal/tiling"
 )
 
@@ -235,8 +236,8 @@ type record struct {
 // span is the bytes [from, to) of a string.
 type span struct{ from, to uint32 }
 
-// plusLen is the length of a plus code of PlusCodeLength digits ("849VCWC8+R9").
-const plusLen = PlusCodeLength + 1
+// plusLen is the length of a plus code of pluscode.Length digits ("849VCWC8+R9").
+const plusLen = pluscode.Length + 1
 
 // place returns record i as a Place (Network zero).
 func (db *DB) place(i uint32) Place {

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/ipatlas/ipatlas/internal/pluscode"
 )
 
 // names returns names in every language: "<base> (<lang>)", and plain base in English.
@@ -150,7 +152,7 @@ func TestLookup(t *testing.T) {
 		})
 	}
 	p, _ := db.Lookup(netip.MustParseAddr("1.0.0.1"))
-	if p.Subdivision(0).Code != "AU-NSW" || p.Postcode != "2000" || p.AccuracyRadius != 20 || p.PlusCode != PlusCode(-33.8688, 151.2093) {
+	if p.Subdivision(0).Code != "AU-NSW" || p.Postcode != "2000" || p.AccuracyRadius != 20 || p.PlusCode != pluscode.Encode(-33.8688, 151.2093) {
 		t.Errorf("Sydney: %+v", p)
 	}
 	if _, ok := db.Lookup(netip.Addr{}); ok {
@@ -206,7 +208,7 @@ func TestLookupMatchesRecords(t *testing.T) {
 		}
 		wantPlus := ""
 		if r.HasLocation {
-			wantPlus = PlusCode(r.Latitude, r.Longitude)
+			wantPlus = pluscode.Encode(r.Latitude, r.Longitude)
 		}
 		got := []any{view(p.Continent), view(p.Country), view(p.RegisteredCountry), view(p.City), gotSubs, cap(p.Subdivisions),
 			p.Postcode, p.TimeZone, p.HasLocation, p.Latitude, p.Longitude, p.AccuracyRadius, p.PlusCode}

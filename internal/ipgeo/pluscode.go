@@ -1,13 +1,6 @@
 package ipgeo
 
-import olc "github.com/google/open-location-code/go"
-
-// PlusCodeLength is the length in digits of the plus codes this package makes: 10 digits,
-// an area of about 14 × 14 m, e.g. "849VCWC8+R9".
-const PlusCodeLength = 10
-
-// PlusCode returns the Open Location Code of a point, PlusCodeLength digits long.
-func PlusCode(lat, lon float64) string { return olc.Encode(lat, lon, PlusCodeLength) }
+import "github.com/ipatlas/ipatlas/internal/pluscode"
 
 // plusCoder makes the plus codes of the records at decode time, encoding each point once:
 // many records share one.
@@ -21,7 +14,7 @@ func (p *plusCoder) code(lat, lon float64) string {
 	if s, ok := p.seen[k]; ok {
 		return s
 	}
-	s := PlusCode(lat, lon)
+	s := pluscode.Encode(lat, lon)
 	p.seen[k] = s
 	return s
 }

@@ -40,7 +40,7 @@ import (
 	"math"
 	"strings"
 
-	olc "github.com/google/open-location-code/go"
+	"github.com/ipatlas/ipatlas/internal/pluscode"
 )
 
 // ErrBadCoordinates is returned by Lookup for a latitude outside [-90, 90], a longitude
@@ -165,7 +165,7 @@ type Place struct {
 
 // PlusCode returns the point's Open Location Code with 10 digits (a 14 m × 14 m area), e.g.
 // "4RRH46J8+PG".
-func (p Place) PlusCode() string { return olc.Encode(p.Latitude, p.Longitude, 10) }
+func (p Place) PlusCode() string { return pluscode.Encode(p.Latitude, p.Longitude) }
 
 // Continent returns the English name of the place's continent, "" if none.
 func (p Place) Continent() string {

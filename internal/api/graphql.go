@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"strconv"
 	"sync"
@@ -24,7 +25,9 @@ import (
 // it runs, and a refused charge becomes that field's error (extensions.status 402) while the
 // fields before it keep their data. A request that looks nothing up (introspection alone, a
 // body that is not GraphQL) counts once, like a REST call that fails. free-api needs no key: it has the keyless endpoints' CORS headers and
-// per-address rate limit (keyless.go). Every answer to a GraphQL request is HTTP 200 with
+// per-address rate limit (keyless.go), on which each root field draws one request as a
+// keyed root draws one unit (the first when the request arrives, a 429 there; each further
+// one when it runs, a refusal becoming that field's error, extensions.status 429). Every answer to a GraphQL request is HTTP 200 with
 // errors[]; a body that is not a GraphQL request is 400, one over graphql.MaxBodyBytes 413.
 func (s *Server) graphqlRoutes() {
 	gql, err := graphql.New(graphqlAnswerer{s})
@@ -69,8 +72,11 @@ func (s *Server) graphqlPost(gql *graphql.Service, lim *keylessLimiter) web.Hand
 				return err
 			}
 			r = r.WithContext(context.WithValue(r.Context(), graphqlBillKey{}, &graphqlBill{acct: acct, pkg: p.Name(), prepaid: true}))
-		} else if err := s.admitKeyless(lim, w, r); err != nil {
-			return err
+		} else {
+			if err := s.admitKeyless(lim, w, r); err != nil {
+				return err
+			}
+			r = r.WithContext(context.WithValue(r.Context(), graphqlBillKey{}, &graphqlBill{keyless: lim, addr: s.keylessAddr(r), prepaid: true}))
 		}
 		buf := bodyPool.Get().(*bytes.Buffer)
 		defer bodyPool.Put(buf)
@@ -165,25 +171,34 @@ func (a graphqlAnswerer) serve(path string, w http.ResponseWriter, r *http.Reque
 	return false, nil
 }
 
-// graphqlBill is what a keyed GraphQL request owes: every root lookup is one unit of pkg,
-// the first prepaid when the request was let in. Root fields run one after another, so it
-// needs no lock.
+// graphqlBill is what a GraphQL request owes: every root lookup is one unit of pkg's
+// volume for a keyed package, and one request of the caller's keyless rate limit for
+// free-api (keyless set), so that aliases are no way around either. The first is prepaid
+// when the request was let in. Root fields run one after another, so it needs no lock.
 type graphqlBill struct {
 	acct    account.Account
 	pkg     string
+	keyless *keylessLimiter
+	addr    netip.Addr // the keyless caller's bucket
 	prepaid bool
 }
 
 type graphqlBillKey struct{}
 
-// charge takes one unit for a lookup of r's request, if it is a keyed one.
+// charge takes one unit for a lookup of r's request.
 func (a graphqlAnswerer) charge(r *http.Request) error {
 	b, ok := r.Context().Value(graphqlBillKey{}).(*graphqlBill)
 	if !ok {
-		return nil // free-api
+		return nil // not a GraphQL request: its REST door charged it
 	}
 	if b.prepaid {
 		b.prepaid = false
+		return nil
+	}
+	if b.keyless != nil {
+		if ok, wait := b.keyless.allow(b.addr); !ok {
+			return keylessRefused(keylessRetrySecs(wait))
+		}
 		return nil
 	}
 	return a.s.opt.Meter.Charge(r.Context(), b.acct, b.pkg)

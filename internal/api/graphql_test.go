@@ -656,3 +656,45 @@ func TestGraphQLFreeAPISharesKeylessLimit(t *testing.T) {
 		t.Errorf("another client: %d %s", rec.Code, rec.Body)
 	}
 }
+
+// TestGraphQLFreeAPIAliasesDrawOnLimit: every root field of a free-api request is one
+// request of the keyless rate limit, as every keyed root is one unit of volume, so that
+// aliases are no way around it: of KeylessBurst+5 aliased lookups in one request, those
+// past the burst are refused with 429 in errors[], and the caller's next request is a 429.
+func TestGraphQLFreeAPIAliasesDrawOnLimit(t *testing.T) {
+	s := newTestServer(t)
+	const remote = "198.51.100.9:1234"
+	var q strings.Builder
+	q.WriteString("{")
+	for i := range KeylessBurst + 5 {
+		fmt.Fprintf(&q, " a%d: amIRoaming(latitude: %d, longitude: 1) { isRoaming }", i, i)
+	}
+	q.WriteString(" }")
+	rec := gqlDo(t, s, "free-api", gqlBody(q.String(), nil), map[string]string{}, remote)
+	if rec.Code != 200 {
+		t.Fatalf("status %d: %s", rec.Code, rec.Body)
+	}
+	var resp struct {
+		Errors []struct {
+			Extensions struct {
+				Status int `json:"status"`
+			} `json:"extensions"`
+		} `json:"errors"`
+	}
+	if err := json.Unmarshal(rec.Body.Bytes(), &resp); err != nil {
+		t.Fatal(err)
+	}
+	refused := 0
+	for _, e := range resp.Errors {
+		if e.Extensions.Status == 429 {
+			refused++
+		}
+	}
+	// The bucket refills at KeylessRate per second while the request runs: allow one.
+	if refused < 4 || refused > 5 {
+		t.Errorf("%d of %d aliased lookups refused with 429, want 5 (4 if the bucket refilled one)", refused, KeylessBurst+5)
+	}
+	if rec := gqlDo(t, s, "free-api", gqlBody(`{ __typename }`, nil), map[string]string{}, remote); rec.Code != 429 {
+		t.Errorf("the next request: %d %s, want 429", rec.Code, rec.Body)
+	}
+}

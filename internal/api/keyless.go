@@ -153,13 +153,26 @@ func (s *Server) keyless(l *keylessLimiter, fn web.HandlerFunc) web.HandlerFunc 
 // answer (errors included), then the per-address rate limit.
 func (s *Server) admitKeyless(l *keylessLimiter, w http.ResponseWriter, r *http.Request) error {
 	keylessCORS(w.Header())
-	a, _ := s.opt.ClientAddrs.Of(r) // unknown: the zero Addr, one shared bucket
-	if ok, wait := l.allow(a); !ok {
-		secs := max(1, int(math.Ceil(wait.Seconds())))
+	if ok, wait := l.allow(s.keylessAddr(r)); !ok {
+		secs := keylessRetrySecs(wait)
 		w.Header().Set("Retry-After", strconv.Itoa(secs))
-		return web.Errorf(http.StatusTooManyRequests, "Too many requests from this address: the keyless endpoints allow %d requests per second (bursts of %d). Retry after %d s.", KeylessRate, KeylessBurst, secs)
+		return keylessRefused(secs)
 	}
 	return nil
+}
+
+// keylessAddr is the address whose bucket r draws on; unknown: the zero Addr, one shared
+// bucket.
+func (s *Server) keylessAddr(r *http.Request) netip.Addr {
+	a, _ := s.opt.ClientAddrs.Of(r)
+	return a
+}
+
+func keylessRetrySecs(wait time.Duration) int { return max(1, int(math.Ceil(wait.Seconds()))) }
+
+// keylessRefused is the 429 of a keyless lookup over the rate limit.
+func keylessRefused(secs int) error {
+	return web.Errorf(http.StatusTooManyRequests, "Too many requests from this address: the keyless endpoints allow %d requests per second (bursts of %d). Retry after %d s.", KeylessRate, KeylessBurst, secs)
 }
 
 // keylessPreflight answers CORS preflight requests to the keyless REST endpoints.

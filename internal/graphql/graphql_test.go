@@ -213,6 +213,8 @@ func TestGraphQLArgumentsBecomeParameters(t *testing.T) {
 	}{
 		{"literals", IPGeolocation, `{ ipGeolocation(ip: "8.8.8.8", localityLanguage: "de", utcReference: 1700000000) { ip } }`, nil,
 			pathGeolocation + "?ip=8.8.8.8&localityLanguage=de&utcReference=1700000000"},
+		{"BigInt as a string of digits", IPGeolocation, `{ ipGeolocation(ip: "8.8.8.8", utcReference: "-1700000000") { ip } }`, nil,
+			pathGeolocation + "?ip=8.8.8.8&utcReference=-1700000000"},
 		{"omitted ip is omitted", IPGeolocation, `{ userRisk { risk } }`, nil, pathUserRisk + "?"},
 		{"null is omitted", IPGeolocation, `{ userRisk(ip: null) { risk } }`, nil, pathUserRisk + "?"},
 		{"variables", NetworkEngineering, `query($a: ID!, $n: Int, $o: Int = 2) { asnInfo(asn: $a, batchSize: $n, offset: $o) { asn } }`,
@@ -297,6 +299,10 @@ func TestGraphQLRequestErrors(t *testing.T) {
 		{"missing variable", IPGeolocation, query(`query($ip: String!) { userRisk(ip: $ip) { risk } }`, nil), codeBadInput, `Variable "$ip" of required type String! was not provided`},
 		{"variable of wrong type", IPGeolocation, `{"query":"query($ip: String) { userRisk(ip: $ip) { risk } }","variables":{"ip":5}}`, codeBadInput, `Variable "$ip" got invalid value 5`},
 		{"Int out of range", NetworkEngineering, `{"query":"query($n: Int) { asnInfo(asn: 1, batchSize: $n) { asn } }","variables":{"n":1e10}}`, codeBadInput, "Int cannot represent"},
+		{"Int literal out of range", NetworkEngineering, query(`{ asnInfo(asn: 1, batchSize: 3000000000) { asn } }`, nil), codeValidation, "Int cannot represent 3000000000"},
+		{"BigInt literal not a number", IPGeolocation, query(`{ ipGeolocation(ip: "8.8.8.8", utcReference: "abc") { ip } }`, nil), codeValidation, "BigInt cannot represent"},
+		{"BigInt literal a float", IPGeolocation, query(`{ ipGeolocation(ip: "8.8.8.8", utcReference: 1.5) { ip } }`, nil), codeValidation, "BigInt cannot represent"},
+		{"BigInt literal a boolean", IPGeolocation, query(`{ ipGeolocation(ip: "8.8.8.8", utcReference: true) { ip } }`, nil), codeValidation, "BigInt cannot represent"},
 		{"operation not found", IPGeolocation, `{"query":"query A { userRisk { risk } }","operationName":"B"}`, codeOperation, `no operation named "B"`},
 		{"several operations", IPGeolocation, query(`query A { userRisk { risk } } query B { hazardReport { isBogon } }`, nil), codeOperation, "say which one"},
 	}

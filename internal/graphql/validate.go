@@ -1,6 +1,7 @@
 package graphql
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -8,7 +9,45 @@ import (
 	"github.com/vektah/gqlparser/v2/gqlerror"
 	"github.com/vektah/gqlparser/v2/parser"
 	"github.com/vektah/gqlparser/v2/validator"
+	"github.com/vektah/gqlparser/v2/validator/core"
+	"github.com/vektah/gqlparser/v2/validator/rules"
 )
+
+// validationRules are gqlparser's rules and scalarLiterals. Validation only reads them.
+var validationRules = func() *rules.Rules {
+	r := rules.NewDefaultRules()
+	r.AddRule("ScalarLiterals", scalarLiterals)
+	return r
+}()
+
+// scalarLiterals refuses the literals gqlparser lets through: an Int outside 32 bits (the
+// spec's Int, 3.5.1), and a BigInt that is not a whole number (gqlparser checks no custom
+// scalar). A variable's value gets the same checks in coerceInput, with the same messages,
+// so a value is refused alike whether written in the query or passed as a variable.
+func scalarLiterals(observers *core.Events, addError core.AddErrFunc) {
+	observers.OnValue(func(_ *core.Walker, v *ast.Value) {
+		if v.Definition == nil || v.Kind == ast.Variable || v.Kind == ast.NullValue || v.Kind == ast.ListValue {
+			return
+		}
+		var jv any
+		switch v.Kind {
+		case ast.IntValue, ast.FloatValue:
+			jv = json.Number(v.Raw)
+		case ast.StringValue, ast.BlockValue:
+			jv = v.Raw
+		case ast.BooleanValue:
+			jv = v.Raw == "true"
+		default:
+			jv = v.Raw
+		}
+		switch v.Definition.Name {
+		case "Int", "BigInt":
+			if _, problem := coerceInput(nil, &ast.Type{NamedType: v.Definition.Name}, jv); problem != "" {
+				addError(core.Message("%s", problem), core.At(v.Position))
+			}
+		}
+	})
+}
 
 // document returns the parsed and validated query, from the cache when it can.
 func (s *Service) document(p *Package, query string) *cacheEntry {
@@ -38,7 +77,7 @@ func parseAndValidate(p *Package, query string) *cacheEntry {
 		e.errs, e.code = errs, codeCrossPkg
 		return e
 	}
-	if errs := validator.ValidateWithRules(p.schema, doc, nil); len(errs) > 0 {
+	if errs := validator.ValidateWithRules(p.schema, doc, validationRules); len(errs) > 0 {
 		e.errs, e.code = errs, codeValidation
 		return e
 	}

@@ -100,7 +100,10 @@ func (db *DB) Lookup(lat, lon float64) (Place, bool) {
 	if li, d2, ok := db.nearestPlace(int(ci), q); ok {
 		p.Locality = db.populated(li, p.Country.Code, d2)
 		// The subdivision and second-order division of the locality, checked against the
-		// point's: the locality must lie in the same admin-1 polygon as the point.
+		// point's: the locality must lie in the same admin-1 polygon as the point, and that
+		// polygon must be the locality's GeoNames admin-1. Where Natural Earth's admin-1 is
+		// finer than GeoNames' (French départements, British councils, Italian provinces),
+		// the GeoNames admin-2 is the same level or above it, not below.
 		rec := db.places[li]
 		lsi := db.subdivisionAt(int64(rec.lon), int64(rec.lat), ci)
 		if si < 0 && lsi < 0 {
@@ -109,7 +112,7 @@ func (db *DB) Lookup(lat, lon float64) (Place, bool) {
 		if si < 0 && lsi >= 0 {
 			si, p.SubdivisionInferred = lsi, true
 		}
-		if si >= 0 && si == lsi {
+		if si >= 0 && si == lsi && cmpGeoNamesCode(db.subs[si].GeoNamesCode, p.Country.Code, p.Locality.Admin1) == 0 {
 			if ai, ok := db.findAdmin2(p.Country.Code, p.Locality.Admin1, p.Locality.Admin2); ok {
 				p.Admin2 = db.admin2[ai]
 			}

@@ -21,8 +21,9 @@
 //   - City: the most populous "city-class" place (see IsCityClass) of the point's country whose
 //     urban radius (see UrbanRadiusKm) reaches the point; when there is none, the locality.
 //   - Second-order division (Admin2): the GeoNames admin-2 of the locality, when the locality
-//     lies in the same principal subdivision as the point. GeoNames has no admin-2 shapes, so
-//     this is an inference, given only when consistent.
+//     lies in the same principal subdivision as the point and that subdivision is the
+//     locality's GeoNames admin-1 (its GeoNames code matches). GeoNames has no admin-2 shapes,
+//     so this is an inference, given only when consistent.
 //   - Time zone: the IANA time zone polygon that contains the point; over the oceans these are
 //     the Etc/GMT±n zones, so every point has one.
 //   - Continent: the country's continent; for a country on several continents, the one its

@@ -270,3 +270,33 @@ func TestStatsAndShapes(t *testing.T) {
 		t.Errorf("TimeZoneVersion = %q", db.TimeZoneVersion())
 	}
 }
+
+// TestAdmin2OnlyBelowItsAdmin1: where the Natural Earth admin-1 is not the locality's
+// GeoNames admin-1 (a French département, a London borough without a GeoNames code), the
+// GeoNames admin-2 is not nested under it (Eiffel Tower: Paris → Hauts-de-Seine; Big Ben:
+// Westminster → Greater London).
+func TestAdmin2OnlyBelowItsAdmin1(t *testing.T) {
+	for _, code := range []string{"AA.99", ""} {
+		src := fixtureSource()
+		src.Subdivisions[0].GeoNamesCode = code
+		section, err := Encode(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		db, err := Decode(section)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, _ := db.Lookup(2, 2) // Smallville, GeoNames admin-1 "01", in AA-W
+		if p.Subdivision.Code != "AA-W" || p.Locality.Name != "Smallville" {
+			t.Fatalf("code %q: %s, %s", code, p.Subdivision.Code, p.Locality.Name)
+		}
+		if !p.Admin2.IsZero() {
+			t.Errorf("code %q: admin2 %q nested under AA-W", code, p.Admin2.Name)
+		}
+	}
+	_, db := fixtureDB(t)
+	if p, _ := db.Lookup(2, 2); p.Admin2.Name != "Smallshire" {
+		t.Errorf("matching codes: admin2 %q, want Smallshire", p.Admin2.Name)
+	}
+}

@@ -24,10 +24,11 @@ import (
 // status (401, 402, 403) with the JSON error body; each further root field is charged when
 // it runs, and a refused charge becomes that field's error (extensions.status 402) while the
 // fields before it keep their data. A request that looks nothing up (introspection alone, a
-// body that is not GraphQL) counts once, like a REST call that fails. free-api needs no key: it has the keyless endpoints' CORS headers and
-// per-address rate limit (keyless.go), on which each root field draws one request as a
-// keyed root draws one unit (the first when the request arrives, a 429 there; each further
-// one when it runs, a refusal becoming that field's error, extensions.status 429). Every answer to a GraphQL request is HTTP 200 with
+// body that is not GraphQL) counts once, like a REST call that fails. free-api needs no
+// key: it has the keyless endpoints' CORS headers and per-address rate limit (keyless.go),
+// on which each root field draws one request as a keyed root draws one unit (the first when
+// the request arrives, a 429 there; each further one when it runs, a refusal becoming that
+// field's error, extensions.status 429). Every answer to a GraphQL request is HTTP 200 with
 // errors[]; a body that is not a GraphQL request is 400, one over graphql.MaxBodyBytes 413.
 func (s *Server) graphqlRoutes() {
 	gql, err := graphql.New(graphqlAnswerer{s})

@@ -26,25 +26,22 @@ var validationRules = func() *rules.Rules {
 // so a value is refused alike whether written in the query or passed as a variable.
 func scalarLiterals(observers *core.Events, addError core.AddErrFunc) {
 	observers.OnValue(func(_ *core.Walker, v *ast.Value) {
-		if v.Definition == nil || v.Kind == ast.Variable || v.Kind == ast.NullValue || v.Kind == ast.ListValue {
+		if v.Definition == nil || v.Definition.Name != "Int" && v.Definition.Name != "BigInt" {
 			return
 		}
-		var jv any
+		var jv any // the literal as a decoded JSON variable would hold it
 		switch v.Kind {
+		case ast.Variable, ast.NullValue, ast.ListValue:
+			return // variables are coerced with their values; null and lists by gqlparser
 		case ast.IntValue, ast.FloatValue:
 			jv = json.Number(v.Raw)
-		case ast.StringValue, ast.BlockValue:
-			jv = v.Raw
 		case ast.BooleanValue:
 			jv = v.Raw == "true"
 		default:
 			jv = v.Raw
 		}
-		switch v.Definition.Name {
-		case "Int", "BigInt":
-			if _, problem := coerceInput(nil, &ast.Type{NamedType: v.Definition.Name}, jv); problem != "" {
-				addError(core.Message("%s", problem), core.At(v.Position))
-			}
+		if _, problem := coerceInput(nil, &ast.Type{NamedType: v.Definition.Name}, jv); problem != "" {
+			addError(core.Message("%s", problem), core.At(v.Position))
 		}
 	})
 }

@@ -241,7 +241,7 @@ func (db *DB) nodesWithin(p netip.Prefix) (int, int) {
 	a := lo + sort.Search(hi-lo, func(k int) bool {
 		v, b, _ := db.nodeKey(lo + k)
 		c := v.cmp(first)
-		return c > 0 || c == 0 && b > bits
+		return c > 0 || c == 0 && b >= bits
 	})
 	if a < hi {
 		if v, b, _ := db.nodeKey(a); v == first && b == bits {

@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -651,29 +652,36 @@ func (d *decoder) subdivisions(db *DB) {
 	}
 }
 
-// joinGeoNames indexes the subdivisions by GeoNames code. Natural Earth sometimes splits one
-// GeoNames admin-1 into several features (New South Wales and Lord Howe Island are both
-// AU.02); the join then takes the largest.
+// joinGeoNames indexes the subdivisions by GeoNames code and by GeoNames id. Natural Earth
+// sometimes splits one GeoNames admin-1 into several features (New South Wales and Lord Howe
+// Island are both AU.02); the join then takes the largest.
 func (db *DB) joinGeoNames() {
-	area := db.layers[LayerSubdivision].area
-	best := map[string]int32{}
-	for i, s := range db.subs {
-		if s.GeoNamesCode == "" {
-			continue
-		}
-		if j, ok := best[s.GeoNamesCode]; !ok || featureArea(area, i) > featureArea(area, int(j)) {
-			best[s.GeoNamesCode] = int32(i)
-		}
-	}
-	for _, i := range best {
-		db.subByGN = append(db.subByGN, i)
-	}
+	db.subByGN = largestPer(db, func(s Subdivision) (string, bool) { return s.GeoNamesCode, s.GeoNamesCode != "" })
 	slices.SortFunc(db.subByGN, func(a, b int32) int {
 		sa, sb := db.subs[a].GeoNamesCode, db.subs[b].GeoNamesCode
 		ha, ta, _ := strings.Cut(sa, ".")
 		hb, tb, _ := strings.Cut(sb, ".")
 		return cmp.Or(strings.Compare(ha, hb), strings.Compare(ta, tb))
 	})
+	db.subByID = largestPer(db, func(s Subdivision) (int, bool) { return s.GeonameID, s.GeonameID > 0 })
+	slices.SortFunc(db.subByID, func(a, b int32) int { return cmp.Compare(db.subs[a].GeonameID, db.subs[b].GeonameID) })
+}
+
+// largestPer returns, for each key that some subdivision has, the subdivision with the
+// largest polygon among those that have it.
+func largestPer[K comparable](db *DB, key func(Subdivision) (K, bool)) []int32 {
+	area := db.layers[LayerSubdivision].area
+	best := map[K]int32{}
+	for i, s := range db.subs {
+		k, ok := key(s)
+		if !ok {
+			continue
+		}
+		if j, ok := best[k]; !ok || featureArea(area, i) > featureArea(area, int(j)) {
+			best[k] = int32(i)
+		}
+	}
+	return slices.Collect(maps.Values(best))
 }
 
 func featureArea(area []float64, i int) float64 {

@@ -22,6 +22,7 @@ type DB struct {
 	subs       []Subdivision
 	subCountry []int32 // index in countries of each subdivision's country, -1 if none
 	subByGN    []int32 // subdivisions with a GeoNames code of their own, sorted by it
+	subByID    []int32 // subdivisions with a GeoNames id, sorted by it
 	admin2     []Admin2
 	zones      []string
 
@@ -109,6 +110,9 @@ func (db *DB) Lookup(lat, lon float64) (Place, bool) {
 		if si < 0 && lsi < 0 {
 			lsi = db.subdivisionByGeoNames(p.Country.Code, p.Locality.Admin1)
 		}
+		if si < 0 && lsi < 0 {
+			lsi = db.subdivisionByAdmin2(ci, p.Locality)
+		}
 		if si < 0 && lsi >= 0 {
 			si, p.SubdivisionInferred = lsi, true
 		}
@@ -170,6 +174,24 @@ func (db *DB) subdivisionByGeoNames(cc, admin1 string) int32 {
 		return -1
 	}
 	return db.subByGN[i]
+}
+
+// subdivisionByAdmin2 returns the subdivision of country ci that is the GeoNames admin-2 of
+// the populated place l (the same GeoNames id), or -1. Where Natural Earth's admin-1 is
+// GeoNames' admin-2 (French départements, Italian provinces, Philippine provinces), this
+// places a coastal point whose locality lies outside every simplified polygon in its own
+// département.
+func (db *DB) subdivisionByAdmin2(ci int32, l Populated) int32 {
+	ai, ok := db.findAdmin2(l.CountryCode, l.Admin1, l.Admin2)
+	if !ok {
+		return -1
+	}
+	id := db.admin2[ai].GeonameID
+	i, ok := slices.BinarySearchFunc(db.subByID, id, func(s int32, id int) int { return cmp.Compare(db.subs[s].GeonameID, id) })
+	if !ok || db.subCountry[db.subByID[i]] != ci {
+		return -1
+	}
+	return db.subByID[i]
 }
 
 // cmpGeoNamesCode compares the code "CC.A1" with cc + "." + a1 without building the latter.

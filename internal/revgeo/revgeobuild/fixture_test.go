@@ -217,3 +217,57 @@ func TestSection(t *testing.T) {
 		t.Errorf("Section() = %+v", s)
 	}
 }
+
+// TestGeoNamesCodeChecked: a gn_a1_code is the subdivision's GeoNames admin-1 code only when
+// GeoNames gives that code to the same feature (its gn_id). Natural Earth's French
+// départements carry their own number, which GeoNames gives a region: Mayenne's FR.53 is
+// Bretagne's, and coastal Breton towns were placed in Mayenne by it.
+func TestGeoNamesCodeChecked(t *testing.T) {
+	for _, tc := range []struct {
+		name, props string
+		noGeoNames  bool
+		wantCode    string
+		wantID      int
+	}{
+		{"same feature", `"gn_id":12,"gn_a1_code":"AA.02"`, false, "AA.02", 12},
+		{"no gn_id: GeoNames' id", `"gn_id":-5,"gn_a1_code":"AA.02"`, false, "AA.02", 12},
+		{"another feature's code", `"gn_id":99,"gn_a1_code":"AA.02"`, false, "", 99},
+		{"a code GeoNames lacks", `"gn_id":99,"gn_a1_code":"AA.07"`, false, "", 99},
+		{"nothing to check against", `"gn_id":99,"gn_a1_code":"AA.02"`, true, "AA.02", 99},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			src := fixtureSources()
+			admin1 := strings.Replace(fixtureAdmin1, `"gn_id":-5,"gn_a1_code":"AA.02"`, tc.props, 1)
+			src[srcPlaces].(fstest.MapFS)["data/states/admin1.json"] = &fstest.MapFile{Data: []byte(admin1)}
+			if tc.noGeoNames {
+				delete(src, srcGeoNames)
+			}
+			db, rep := buildFixture(t, src)
+			p, _ := db.Lookup(5.01, 7.01)
+			if p.Subdivision.Names.Name("en") != "East March" {
+				t.Fatalf("Lookup(5.01, 7.01): subdivision %+v", p.Subdivision)
+			}
+			if p.Subdivision.GeoNamesCode != tc.wantCode || p.Subdivision.GeonameID != tc.wantID {
+				t.Errorf("GeoNames code %q, id %d; want %q, %d", p.Subdivision.GeoNamesCode, p.Subdivision.GeonameID, tc.wantCode, tc.wantID)
+			}
+			warned := slices.ContainsFunc(rep.warnings, func(w string) bool { return strings.Contains(w, "gn_a1_code") })
+			if warned != (tc.wantCode == "") {
+				t.Errorf("warned %v, want %v: %v", warned, tc.wantCode == "", rep.warnings)
+			}
+		})
+	}
+}
+
+// TestISOErrata: a code in isoErrata replaces the source's for the feature with that Wikidata
+// id, and only with a code of the feature's own country.
+func TestISOErrata(t *testing.T) {
+	saved := isoErrata
+	t.Cleanup(func() { isoErrata = saved })
+	for _, tc := range []struct{ fixed, want string }{{"AA-N", "AA-N"}, {"BB-N", "AA-W"}} {
+		isoErrata = map[string]string{"Q1": tc.fixed}
+		db, _ := buildFixture(t, fixtureSources())
+		if p, _ := db.Lookup(2.01, 2.01); p.Subdivision.Code != tc.want {
+			t.Errorf("errata Q1 → %s: code %q, want %q", tc.fixed, p.Subdivision.Code, tc.want)
+		}
+	}
+}

@@ -124,6 +124,13 @@ func testKnownPoints(t *testing.T, db *revgeo.DB) {
 		{"10 km off Sydney", -33.85, 151.40, "AU", "AU-NSW", "*", "Australia/Sydney"},
 		{"10 km off Lisbon's coast", 38.70, -9.60, "PT", "*", "*", "Europe/Lisbon"},
 		{"10 km off Calais", 51.05, 1.72, "FR", "*", "*", "Europe/Paris"},
+		// A coastal town outside the simplified département polygons: its département by its
+		// GeoNames admin-2 (Finistère), not by Natural Earth's gn_a1_code FR.53, which is
+		// Mayenne's number and GeoNames' code for Bretagne.
+		{"Audierne", 48.0167, -4.5333, "FR", "FR-29", "Audierne", "Europe/Paris"},
+		// Natural Earth swaps the codes of the city and the oblast (isoErrata).
+		{"Red Square", 55.7539, 37.6208, "RU", "RU-MOW", "Moscow", "Europe/Moscow"},
+		{"Sergiyev Posad", 56.3153, 38.1358, "RU", "RU-MOS", "*", "Europe/Moscow"},
 		{"mid-Pacific", 20, -140, "", "", "", "Etc/GMT+9"},
 		{"Null Island", 0, 0, "", "", "", "Etc/GMT"},
 		{"South Pole", -90, 0, "AQ", "*", "*", "*"},
@@ -147,6 +154,9 @@ func testKnownPoints(t *testing.T, db *revgeo.DB) {
 				p.Country.Code, p.Subdivision.Code, p.Subdivision.Names.Name("en"), p.Subdivision.Type,
 				p.Locality.Name, p.Locality.DistanceKm, p.City.Name, p.Admin2.Name, p.TimeZone, p.ContinentCode, p.PlusCode())
 		})
+	}
+	if p, _ := db.Lookup(48.0167, -4.5333); !p.Admin2.IsZero() {
+		t.Errorf("Audierne: admin-2 %q below its département", p.Admin2.Name)
 	}
 	p, _ := db.Lookup(-33.8568, 151.2153)
 	if got := p.Subdivision.Names.Name("de"); got != "New South Wales" {

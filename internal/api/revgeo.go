@@ -27,8 +27,11 @@ import (
 //	continent, continentCode   English continent name and its two-letter code
 //	countryName, countryCode   localised country name, ISO 3166-1 alpha-2
 //	principalSubdivision(Code) localised admin-1 name, ISO 3166-2 code ("" if none)
-//	city, locality             GeoNames names: the most significant place whose urban area
-//	                           reaches the point, and the nearest populated place
+//	city, locality             GeoNames places: the most significant place whose urban area
+//	                           reaches the point, and the nearest populated place; named in
+//	                           the geolocation data's language where it has the place
+//	                           (GeoLite2's eight languages, by GeoNames id), else GeoNames'
+//	                           name
 //	postcode                   "" from coordinates (no postcode data is loaded; nothing is
 //	                           invented); the IP data's postcode from ipGeolocation
 //	localityInfo               administrative and informative areas, largest first
@@ -149,7 +152,8 @@ func (s *Server) revgeoAnswer(w http.ResponseWriter, r *http.Request, lat, lon f
 	if !p.Subdivision.IsZero() {
 		body.subdivision, body.subdivisionCode = p.Subdivision.Names.Name(lang), p.Subdivision.Code
 	}
-	body.city, body.locality = p.City.Name, p.Locality.Name
+	body.city = revgeoGeoNamesName(snap.IPGeo, p.City.GeonameID, lang, p.City.Name)
+	body.locality = revgeoGeoNamesName(snap.IPGeo, p.Locality.GeonameID, lang, p.Locality.Name)
 	li := p.LocalityInfo()
 	for _, a := range li.Administrative {
 		ra := revgeoFromArea(a, lang)
@@ -159,10 +163,32 @@ func (s *Server) revgeoAnswer(w http.ResponseWriter, r *http.Request, lat, lon f
 		body.addArea(ra, true)
 	}
 	for _, a := range li.Informative {
-		body.addArea(revgeoFromArea(a, lang), false)
+		ra := revgeoFromArea(a, lang)
+		switch {
+		case a.GeonameID == 0:
+		case a.GeonameID == p.City.GeonameID:
+			ra.name = body.city
+		case a.GeonameID == p.Locality.GeonameID:
+			ra.name = body.locality
+		}
+		body.addArea(ra, false)
 	}
 	body.write(w)
 	return nil
+}
+
+// revgeoGeoNamesName names the GeoNames populated place id in lang: the geolocation data's
+// name for the same id where it has one in that language (München, ミュンヘン), else name,
+// GeoNames' own. English keeps GeoNames' name, the source of city and locality.
+func revgeoGeoNamesName(names *ipgeo.DB, id int, lang, name string) string {
+	if i := ipgeo.LanguageIndex(lang); i >= 0 && ipgeo.Language(i) != "en" && id > 0 {
+		if n, ok := names.NamesByGeonameID(uint32(id)); ok {
+			if s := n.Get(i); s != "" {
+				return s
+			}
+		}
+	}
+	return name
 }
 
 // revgeoRequestedLang is localityLanguage as sent, "en" when absent, for

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/url"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -70,8 +71,12 @@ func TestReverseGeocode(t *testing.T) {
 	}{
 		{"latitude=-33.8688&longitude=151.2093", "AU", "Australia", "New South Wales", "AU-NSW", "Sydney"},
 		{"latitude=-33.8688&longitude=151.2093&localityLanguage=de", "AU", "Australien", "New South Wales", "AU-NSW", "Sydney"},
-		{"latitude=48.137&longitude=11.575&localityLanguage=default", "DE", "Deutschland", "Bayern", "DE-BY", "Munich"},
-		{"latitude=48.137&longitude=11.575&localityLanguage=ja", "DE", "ドイツ", "バイエルン自由州", "DE-BY", "Munich"},
+		// City names in the eight languages of the geolocation data, by GeoNames id; GeoNames'
+		// own name in English and in languages that data lacks.
+		{"latitude=48.137&longitude=11.575", "DE", "Germany", "Bavaria", "DE-BY", "Munich"},
+		{"latitude=48.137&longitude=11.575&localityLanguage=default", "DE", "Deutschland", "Bayern", "DE-BY", "München"},
+		{"latitude=48.137&longitude=11.575&localityLanguage=ja", "DE", "ドイツ", "バイエルン自由州", "DE-BY", "ミュンヘン"},
+		{"latitude=48.137&longitude=11.575&localityLanguage=it", "DE", "Germania", "Baviera", "DE-BY", "Munich"},
 		{"latitude=53.35&longitude=-6.26", "IE", "Ireland", "Dublin", "IE-D", "Dublin"},
 		{"latitude=40.7128&longitude=-74.006", "US", "United States", "New York", "US-NY", "New York City"},
 		{"latitude=0&longitude=-30", "", "", "", "", ""}, // the Atlantic
@@ -109,6 +114,9 @@ func TestReverseGeocode(t *testing.T) {
 				if !seen[i] {
 					t.Errorf("orders %v are not 1..%d", seen, len(seen))
 				}
+			}
+			if b.City != "" && !slices.ContainsFunc(b.LocalityInfo.Informative, func(a revgeoAreaJSON) bool { return a.Name == b.City }) {
+				t.Errorf("no informative area is named as the city %q: %+v", b.City, b.LocalityInfo.Informative)
 			}
 			for _, a := range b.LocalityInfo.Administrative {
 				if a.AdminLevel == 0 {

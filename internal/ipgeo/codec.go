@@ -579,6 +579,7 @@ func decode(b []byte) (*DB, error) {
 			}
 		}
 	}
+	db.indexByID()
 	checkPlace := func(ref uint32) error {
 		if int64(ref) > int64(len(db.places)) {
 			return fmt.Errorf("place %d out of range", ref)

@@ -1,8 +1,10 @@
 package ipgeo
 
 import (
+	"cmp"
 	"math/bits"
 	"net/netip"
+	"slices"
 	"strings"
 	"time"
 
@@ -195,6 +197,7 @@ func (p Place) Subdivision(i int) Area {
 type DB struct {
 	built   time.Time
 	places  []place
+	byID    []uint32 // indexes of the places that have a GeoNames id, sorted by it
 	records []record
 	subdivs []Area // backing store of every record's Subdivisions
 	text    string // the section's string blob: postcodes and time zones are spans of it
@@ -269,6 +272,32 @@ func (db *DB) area(ref uint32) Area {
 	}
 	pl := &db.places[ref-1]
 	return Area{Code: pl.code, GeonameID: pl.geonameID, Names: Names{&pl.names}}
+}
+
+// NamesByGeonameID returns the names of the place (continent, country, subdivision or city)
+// with GeoNames id id, and reports whether the data has such a place: other data keyed by
+// GeoNames ids (reverse geocoding's populated places) can name its places in the same
+// languages.
+func (db *DB) NamesByGeonameID(id uint32) (Names, bool) {
+	if db == nil || id == 0 {
+		return Names{}, false
+	}
+	i, ok := slices.BinarySearchFunc(db.byID, id, func(pi, id uint32) int { return cmp.Compare(db.places[pi].geonameID, id) })
+	if !ok {
+		return Names{}, false
+	}
+	return Names{&db.places[db.byID[i]].names}, true
+}
+
+// indexByID fills db.byID.
+func (db *DB) indexByID() {
+	db.byID = db.byID[:0]
+	for i, p := range db.places {
+		if p.geonameID != 0 {
+			db.byID = append(db.byID, uint32(i))
+		}
+	}
+	slices.SortFunc(db.byID, func(a, b uint32) int { return cmp.Compare(db.places[a].geonameID, db.places[b].geonameID) })
 }
 
 // countryCode is the country code of record i, "" if it has none.

@@ -528,3 +528,35 @@ func TestAppendTimeMatchesFormat(t *testing.T) {
 		}
 	}
 }
+
+// TestNamesByGeonameID finds every fixture place that has a GeoNames id by it, with the
+// names it was encoded with, and nothing for ids no place has.
+func TestNamesByGeonameID(t *testing.T) {
+	d := fixture()
+	db, _ := mustDB(t, d)
+	ids := map[uint32]bool{}
+	for _, p := range d.Places {
+		if p.GeonameID == 0 {
+			continue
+		}
+		ids[p.GeonameID] = true
+		n, ok := db.NamesByGeonameID(p.GeonameID)
+		if !ok || n.Get(langEnglish) != p.Names[langEnglish] || n.Get(0) != p.Names[0] {
+			t.Errorf("%d: %v, %q; want %q", p.GeonameID, ok, n.Get(langEnglish), p.Names[langEnglish])
+		}
+	}
+	if len(ids) < 3 {
+		t.Fatalf("the fixture has %d places with GeoNames ids", len(ids))
+	}
+	for _, id := range []uint32{0, 1, 4294967295} {
+		if _, ok := db.NamesByGeonameID(id); ok != ids[id] && id != 0 {
+			t.Errorf("%d: found %v", id, ok)
+		} else if id == 0 && ok {
+			t.Error("0 found")
+		}
+	}
+	var nilDB *DB
+	if _, ok := nilDB.NamesByGeonameID(1); ok {
+		t.Error("nil DB found a place")
+	}
+}

@@ -24,7 +24,8 @@ import (
 //	                           caller's address
 //	plusCode                   Open Location Code of the point, 10 digits
 //	localityLanguageRequested  the localityLanguage as sent ("en" when absent)
-//	continent, continentCode   English continent name and its two-letter code
+//	continent, continentCode   continent name, localised where the geolocation data has it,
+//	                           and its two-letter code
 //	countryName, countryCode   localised country name, ISO 3166-1 alpha-2
 //	principalSubdivision(Code) localised admin-1 name, ISO 3166-2 code ("" if none)
 //	city, locality             GeoNames places: the most significant place whose urban area
@@ -145,6 +146,11 @@ func (s *Server) revgeoAnswer(w http.ResponseWriter, r *http.Request, lat, lon f
 	body.lat, body.lon, body.plusCode = lat, lon, p.PlusCode()
 	body.hasPoint = true
 	body.continent, body.continentCode = p.Continent(), p.ContinentCode
+	// The geolocation data names continents in its eight languages, with their GeoNames ids.
+	continent, hasContinent := snap.IPGeo.Continent(p.ContinentCode)
+	if name, ok := continent.Names.Name(lang); hasContinent && ok {
+		body.continent = name
+	}
 	body.countryCode, body.countryName = p.Country.Code, p.Country.Name
 	if hasCountry {
 		body.countryName = v.snap.Countries.Name(c, lang)
@@ -165,6 +171,8 @@ func (s *Server) revgeoAnswer(w http.ResponseWriter, r *http.Request, lat, lon f
 	for _, a := range li.Informative {
 		ra := revgeoFromArea(a, lang)
 		switch {
+		case a.Description == "continent" && hasContinent:
+			ra.name, ra.geonameID = body.continent, int(continent.GeonameID)
 		case a.GeonameID == 0:
 		case a.GeonameID == p.City.GeonameID:
 			ra.name = body.city

@@ -130,6 +130,25 @@ func TestReverseGeocode(t *testing.T) {
 	}
 }
 
+// TestReverseGeocodeContinent: the continent is named in the requested language where the
+// geolocation data has it (English otherwise), and its informative entry carries the same
+// name and its GeoNames id, as in the geolocation answer.
+func TestReverseGeocodeContinent(t *testing.T) {
+	s := realPlacesServer(t)
+	for _, tc := range []struct{ lang, want string }{
+		{"en", "Europe"}, {"de", "Europa"}, {"ja", "ヨーロッパ"}, {"it", "Europe"}, {"default", "Europa"},
+	} {
+		b := revgeoGet(t, s, "/data/reverse-geocode?key=good&latitude=48.137&longitude=11.575&localityLanguage="+tc.lang, "")
+		if b.Continent != tc.want || b.ContinentCode != "EU" {
+			t.Errorf("%s: continent %q %s, want %q EU", tc.lang, b.Continent, b.ContinentCode, tc.want)
+		}
+		i := slices.IndexFunc(b.LocalityInfo.Informative, func(a revgeoAreaJSON) bool { return a.Description == "continent" })
+		if i < 0 || b.LocalityInfo.Informative[i].Name != tc.want || b.LocalityInfo.Informative[i].GeonameID != 6255148 {
+			t.Errorf("%s: continent entry %+v, want %q with GeoNames id 6255148", tc.lang, b.LocalityInfo.Informative, tc.want)
+		}
+	}
+}
+
 // TestReverseGeocodeCities reverse-geocodes 200 GeoNames cities (cities15000 of the source
 // mirror, every n-th line in file order, so the sample is the same on every run) at their
 // own coordinates: at least 99% must land in their own country.

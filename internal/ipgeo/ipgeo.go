@@ -195,13 +195,15 @@ func (p Place) Subdivision(i int) Area {
 // DB is the decoded, immutable ipgeo section. It is safe for concurrent use. Build one with
 // Decode.
 type DB struct {
-	built   time.Time
-	places  []place
-	byID    []uint32 // indexes of the places that have a GeoNames id, sorted by it
-	records []record
-	subdivs []Area // backing store of every record's Subdivisions
-	text    string // the section's string blob: postcodes and time zones are spans of it
-	plus    string // plusLen bytes per record: its plus code, spaces without coordinates
+	built  time.Time
+	places []place
+	byID   []uint32 // indexes of the places that have a GeoNames id, sorted by it
+	// continents maps a continent code to its place reference (1 + index into places)
+	continents map[string]uint32
+	records    []record
+	subdivs    []Area // backing store of every record's Subdivisions
+	text       string // the section's string blob: postcodes and time zones are spans of it
+	plus       string // plusLen bytes per record: its plus code, spaces without coordinates
 
 	v4    table32
 	v6    table64
@@ -298,6 +300,37 @@ func (db *DB) indexByID() {
 		}
 	}
 	slices.SortFunc(db.byID, func(a, b uint32) int { return cmp.Compare(db.places[a].geonameID, db.places[b].geonameID) })
+}
+
+// Continent returns the continent with the two-letter code ("EU") as the data has it, with
+// its GeoNames id and names, and reports whether a record of the data lies on it.
+func (db *DB) Continent(code string) (Area, bool) {
+	if db == nil {
+		return Area{}, false
+	}
+	ref, ok := db.continents[code]
+	if !ok {
+		return Area{}, false
+	}
+	return db.area(ref), true
+}
+
+// indexContinents fills db.continents from the records.
+func (db *DB) indexContinents() {
+	db.continents = map[string]uint32{}
+	last := uint32(0)
+	for i := range db.records {
+		ref := db.records[i].places[0]
+		if ref == 0 || ref == last {
+			continue
+		}
+		last = ref
+		if code := db.places[ref-1].code; code != "" {
+			if _, ok := db.continents[code]; !ok {
+				db.continents[code] = ref
+			}
+		}
+	}
 }
 
 // countryCode is the country code of record i, "" if it has none.

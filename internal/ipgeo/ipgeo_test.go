@@ -560,3 +560,33 @@ func TestNamesByGeonameID(t *testing.T) {
 		t.Error("nil DB found a place")
 	}
 }
+
+// TestContinent finds the continent of every fixture record by its code, as Lookup gives it,
+// and no continent for a code that no record has.
+func TestContinent(t *testing.T) {
+	d := fixture()
+	db, _ := mustDB(t, d)
+	seen := 0
+	for _, leaf := range d.V4 {
+		if leaf.Kind != LeafData {
+			continue
+		}
+		p, _ := db.Lookup(leaf.Prefix.Addr())
+		if p.Continent.IsZero() {
+			continue
+		}
+		seen++
+		c, ok := db.Continent(p.Continent.Code)
+		if !ok || c.Code != p.Continent.Code || c.GeonameID != p.Continent.GeonameID || c.Names.Get(0) != p.Continent.Names.Get(0) {
+			t.Errorf("%s: %+v, %v; want %+v", p.Continent.Code, c, ok, p.Continent)
+		}
+	}
+	if seen == 0 {
+		t.Fatal("no fixture record has a continent")
+	}
+	for _, code := range []string{"", "XX", "eu"} {
+		if _, ok := db.Continent(code); ok {
+			t.Errorf("Continent(%q) found", code)
+		}
+	}
+}

@@ -68,7 +68,13 @@ func fixtureSource() Source {
 // fixtureDB returns the fixture's section and DB.
 func fixtureDB(tb testing.TB) ([]byte, *DB) {
 	tb.Helper()
-	section, err := Encode(fixtureSource())
+	return encodeDecode(tb, fixtureSource())
+}
+
+// encodeDecode returns src encoded, and the DB decoded from that.
+func encodeDecode(tb testing.TB, src Source) ([]byte, *DB) {
+	tb.Helper()
+	section, err := Encode(src)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -279,14 +279,7 @@ func TestAdmin2OnlyBelowItsAdmin1(t *testing.T) {
 	for _, code := range []string{"AA.99", ""} {
 		src := fixtureSource()
 		src.Subdivisions[0].GeoNamesCode = code
-		section, err := Encode(src)
-		if err != nil {
-			t.Fatal(err)
-		}
-		db, err := Decode(section)
-		if err != nil {
-			t.Fatal(err)
-		}
+		_, db := encodeDecode(t, src)
 		p, _ := db.Lookup(2, 2) // Smallville, GeoNames admin-1 "01", in AA-W
 		if p.Subdivision.Code != "AA-W" || p.Locality.Name != "Smallville" {
 			t.Fatalf("code %q: %s, %s", code, p.Subdivision.Code, p.Locality.Name)
@@ -314,14 +307,7 @@ func TestSubdivisionByAdmin2(t *testing.T) {
 		src.Admin2 = append(src.Admin2, Admin2{CountryCode: "AA", Admin1: "09", Code: "009", Name: "East Coast", GeonameID: tc.admin2ID})
 		src.Places = append(src.Places, Populated{GeonameID: 1005, Name: "Reef Harbour", FeatureCode: "PPL", CountryCode: "AA",
 			Admin1: "09", Admin2: "009", Population: 800, Latitude: -0.6, Longitude: 8})
-		section, err := Encode(src)
-		if err != nil {
-			t.Fatal(err)
-		}
-		db, err := Decode(section)
-		if err != nil {
-			t.Fatal(err)
-		}
+		_, db := encodeDecode(t, src)
 		p, _ := db.Lookup(-0.5, 8)
 		if p.Country.Code != "AA" || p.Locality.Name != "Reef Harbour" {
 			t.Fatalf("admin-2 id %d: %s, %q", tc.admin2ID, p.Country.Code, p.Locality.Name)

@@ -56,6 +56,9 @@ func (s *Server) phoneValidate(w http.ResponseWriter, r *http.Request) error {
 	}
 	res, err := phone.Validate(number, region, phoneLang)
 	if err != nil {
+		if errors.Is(err, phone.ErrUnknownRegion) && region == "" && phonePlusAsSpace(r.URL.RawQuery) {
+			return badRequest("The phone number's country is unknown (%s). The number's + arrived as a space: in a URL query a + stands for a space, so send it as %%2B (number=%%2B44...).", err)
+		}
 		return phoneError(err)
 	}
 	if lang == "default" && region == "" && res.Region != "" {
@@ -96,6 +99,17 @@ func phoneError(err error) error {
 		return badRequest("The number parameter is not a phone number (%s).", err)
 	}
 	return err
+}
+
+// phonePlusAsSpace reports whether the query's number begins with a literal +, which URL
+// query decoding turns into a space: the caller meant an international number.
+func phonePlusAsSpace(rawQuery string) bool {
+	for pair := range strings.SplitSeq(rawQuery, "&") {
+		if v, ok := strings.CutPrefix(pair, "number="); ok {
+			return strings.HasPrefix(v, "+")
+		}
+	}
+	return false
 }
 
 func phoneIsLetters(s string) bool {

@@ -170,3 +170,24 @@ func FuzzPhoneValidateHandler(f *testing.F) {
 		}
 	})
 }
+
+// TestPhonePlusAsSpace: only a number whose raw query value begins with a literal + gets
+// the hint that the + arrived as a space.
+func TestPhonePlusAsSpace(t *testing.T) {
+	for _, tc := range []struct {
+		raw  string
+		want bool
+	}{
+		{"number=+442070313000", true},
+		{"key=k&number=+44+20+7031+3000&countryCode=", true},
+		{"number=%2B442070313000", false},
+		{"number=0293744000", false},
+		{"number=%20442070313000", false},
+		{"xnumber=+44&number=0293744000", false},
+		{"", false},
+	} {
+		if got := phonePlusAsSpace(tc.raw); got != tc.want {
+			t.Errorf("phonePlusAsSpace(%q) = %v, want %v", tc.raw, got, tc.want)
+		}
+	}
+}

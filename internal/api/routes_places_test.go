@@ -83,6 +83,7 @@ func TestPlacesErrorsOnFixture(t *testing.T) {
 		{"/data/phone-number-validate?key=good&number=abc", 400, "not a phone number"},
 		{"/data/phone-number-validate?key=good&number=0293744000&countryCode=XYZ", 400, `"XYZ" is not a known country`},
 		{"/data/phone-number-validate?key=good&number=0293744000", 400, "country is unknown"},
+		{"/data/phone-number-validate?key=good&number=+442070313000", 400, "send it as %2B"},
 		{"/data/phone-number-validate?key=good&number=" + strings.Repeat("1", 80), 400, "too long"},
 		{"/data/reverse-geocode?key=spent&latitude=1&longitude=1", 402, "reverse-geocoding package"},
 		{"/data/reverse-geocode?key=good&latitude=91&longitude=0", 400, "latitude in (+/- 90)"},

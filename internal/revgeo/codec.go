@@ -654,34 +654,39 @@ func (d *decoder) subdivisions(db *DB) {
 
 // joinGeoNames indexes the subdivisions by GeoNames code and by GeoNames id. Natural Earth
 // sometimes splits one GeoNames admin-1 into several features (New South Wales and Lord Howe
-// Island are both AU.02); the join then takes the largest.
+// Island are both AU.02); the code join then takes the largest. Ids that several features
+// share are left out of the id join.
 func (db *DB) joinGeoNames() {
-	db.subByGN = largestPer(db, func(s Subdivision) (string, bool) { return s.GeoNamesCode, s.GeoNamesCode != "" })
+	area := db.layers[LayerSubdivision].area
+	best := map[string]int32{}
+	for i, s := range db.subs {
+		if s.GeoNamesCode == "" {
+			continue
+		}
+		if j, ok := best[s.GeoNamesCode]; !ok || featureArea(area, i) > featureArea(area, int(j)) {
+			best[s.GeoNamesCode] = int32(i)
+		}
+	}
+	db.subByGN = slices.AppendSeq(db.subByGN[:0], maps.Values(best))
 	slices.SortFunc(db.subByGN, func(a, b int32) int {
 		sa, sb := db.subs[a].GeoNamesCode, db.subs[b].GeoNamesCode
 		ha, ta, _ := strings.Cut(sa, ".")
 		hb, tb, _ := strings.Cut(sb, ".")
 		return cmp.Or(strings.Compare(ha, hb), strings.Compare(ta, tb))
 	})
-	db.subByID = largestPer(db, func(s Subdivision) (int, bool) { return s.GeonameID, s.GeonameID > 0 })
-	slices.SortFunc(db.subByID, func(a, b int32) int { return cmp.Compare(db.subs[a].GeonameID, db.subs[b].GeonameID) })
-}
-
-// largestPer returns, for each key that some subdivision has, the subdivision with the
-// largest polygon among those that have it.
-func largestPer[K comparable](db *DB, key func(Subdivision) (K, bool)) []int32 {
-	area := db.layers[LayerSubdivision].area
-	best := map[K]int32{}
+	db.subByID = db.subByID[:0]
+	n := map[int]int{}
+	for _, s := range db.subs {
+		n[s.GeonameID]++
+	}
 	for i, s := range db.subs {
-		k, ok := key(s)
-		if !ok {
-			continue
-		}
-		if j, ok := best[k]; !ok || featureArea(area, i) > featureArea(area, int(j)) {
-			best[k] = int32(i)
+		// An id that several features carry is a Natural Earth error (Cornwall has the Isles
+		// of Scilly's, both Mindoro provinces Oriental Mindoro's): no join by it.
+		if s.GeonameID > 0 && n[s.GeonameID] == 1 {
+			db.subByID = append(db.subByID, int32(i))
 		}
 	}
-	return slices.Collect(maps.Values(best))
+	slices.SortFunc(db.subByID, func(a, b int32) int { return cmp.Compare(db.subs[a].GeonameID, db.subs[b].GeonameID) })
 }
 
 func featureArea(area []float64, i int) float64 {

@@ -161,8 +161,8 @@ func (db *DB) subdivisionOf(hits []int32, ci int32) int32 {
 	return best
 }
 
-// subdivisionByGeoNames returns the subdivision whose GeoNames code is cc + "." + admin1, or
-// -1 if there is none or several.
+// subdivisionByGeoNames returns the subdivision whose GeoNames code is cc + "." + admin1 (the
+// largest of several, see joinGeoNames), or -1 if there is none.
 func (db *DB) subdivisionByGeoNames(cc, admin1 string) int32 {
 	if admin1 == "" {
 		return -1

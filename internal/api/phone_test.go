@@ -184,6 +184,9 @@ func TestPhonePlusAsSpace(t *testing.T) {
 		{"number=0293744000", false},
 		{"number=%20442070313000", false},
 		{"xnumber=+44&number=0293744000", false},
+		{"n%75mber=+44", true},                  // an escaped key, as QueryValue matches it
+		{"number=%zz&number=+44", true},         // the pair QueryValue reads, past a bad escape
+		{"number=0293744000&number=+44", false}, // the first number, as QueryValue reads it
 		{"", false},
 	} {
 		if got := phonePlusAsSpace(tc.raw); got != tc.want {

@@ -16,6 +16,19 @@ import (
 // Pairs containing ';' are skipped, as ParseQuery does since Go 1.17. Handlers refuse such
 // queries first (CheckQuery), so that a skipped pair never reads as an absent parameter.
 func QueryValue(rawQuery, name string) (string, bool) {
+	_, val, ok := queryPair(rawQuery, name)
+	return val, ok
+}
+
+// RawQueryValue is QueryValue's value as it was sent, still escaped: what the client wrote
+// for the parameter whose decoded value QueryValue returns.
+func RawQueryValue(rawQuery, name string) (string, bool) {
+	raw, _, ok := queryPair(rawQuery, name)
+	return raw, ok
+}
+
+// queryPair finds the pair QueryValue reads, and returns its value escaped and decoded.
+func queryPair(rawQuery, name string) (raw, val string, ok bool) {
 	for rawQuery != "" {
 		var pair string
 		pair, rawQuery, _ = strings.Cut(rawQuery, "&")
@@ -26,13 +39,11 @@ func QueryValue(rawQuery, name string) (string, bool) {
 		if !keyMatches(k, name) {
 			continue
 		}
-		val, ok := unescape(v)
-		if !ok {
-			continue
+		if val, ok := unescape(v); ok {
+			return v, val, true
 		}
-		return val, true
 	}
-	return "", false
+	return "", "", false
 }
 
 // keyMatches reports whether the escaped key k decodes to name, without allocating for the

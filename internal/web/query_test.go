@@ -47,13 +47,19 @@ func TestQueryValueNoAllocs(t *testing.T) {
 }
 
 // FuzzQueryValue checks QueryValue against the slow, obviously correct reference: url.ParseQuery
-// then Get, on every query ParseQuery accepts without error.
+// then Get, on every query ParseQuery accepts without error; and RawQueryValue against
+// QueryValue.
 func FuzzQueryValue(f *testing.F) {
 	for _, s := range []string{"key=abc", "a=1&key=%41", "key=a+b&key=c", "k%65y=v", "key", "=x&key=", "key=%", "x=;&key=1"} {
 		f.Add(s, "key")
 	}
 	f.Fuzz(func(t *testing.T, raw, name string) {
 		got, ok := QueryValue(raw, name)
+		// RawQueryValue is the same pair's value before decoding.
+		esc, escOK := RawQueryValue(raw, name)
+		if dec, err := url.QueryUnescape(esc); escOK != ok || ok && (err != nil || dec != got) {
+			t.Fatalf("RawQueryValue(%q, %q) = %q, %v; QueryValue gives %q, %v", raw, name, esc, escOK, got, ok)
+		}
 		vals, err := url.ParseQuery(raw)
 		if err != nil {
 			return // reference disagrees by design on malformed pairs; QueryValue must only not panic

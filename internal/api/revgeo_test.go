@@ -145,6 +145,17 @@ func TestReverseGeocodeLocalityNamed(t *testing.T) {
 	}
 }
 
+// TestReverseGeocodeDefaultTaiwan: "default" in Taiwan is Chinese as written there
+// (Traditional), never the Simplified names of plain "zh"; names the data lacks in
+// Traditional characters are English.
+func TestReverseGeocodeDefaultTaiwan(t *testing.T) {
+	s := realPlacesServer(t)
+	b := revgeoGet(t, s, "/data/reverse-geocode?key=good&latitude=25.0330&longitude=121.5654&localityLanguage=default", "")
+	if b.CountryName != "台灣" || b.PrincipalSubdivision != "臺北市" || b.Continent != "Asia" || b.City != "Taipei" {
+		t.Errorf("got %q, %q, %q, %q; want 台灣, 臺北市, Asia, Taipei", b.CountryName, b.PrincipalSubdivision, b.Continent, b.City)
+	}
+}
+
 // TestReverseGeocodeContinent: the continent is named in the requested language where the
 // geolocation data has it (English otherwise), and its informative entry carries the same
 // name and its GeoNames id, as in the geolocation answer.

@@ -236,7 +236,9 @@ func TestLanguages(t *testing.T) {
 	if diff := cmp.Diff(want, db.Languages()); diff != "" {
 		t.Errorf("Languages (-want +got):\n%s", diff)
 	}
-	for code, want := range map[string]string{"IE": "en", "TW": "zh", "ZZ": "fil", "AQ": ""} {
+	// TW: Chinese as written in Taiwan (the data has zh-TW names), not plain "zh"; IE: "en-IE"
+	// has no names in the fixture, so plain English.
+	for code, want := range map[string]string{"IE": "en", "TW": "zh-TW", "ZZ": "fil", "AQ": ""} {
 		c, _ := db.Lookup(code)
 		if got := db.LocalLanguage(c); got != want {
 			t.Errorf("LocalLanguage(%s) = %q, want %q", code, got, want)
@@ -273,6 +275,7 @@ func TestNoAllocs(t *testing.T) {
 		{"Lookup miss", func() { db.Lookup("GB") }},
 		{"Name", func() { c, _ := db.Lookup("TW"); db.Name(c, "zh-Hant-TW") }},
 		{"Name native fallback", func() { c, _ := db.Lookup("ZZ"); db.Name(c, "fr") }},
+		{"LocalLanguage regional", func() { c, _ := db.Lookup("TW"); db.LocalLanguage(c) }},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -114,18 +114,11 @@ func (db *DB) Name(c Country, lang string) string {
 	if name, ok := c.Names["en"]; ok {
 		return name
 	}
-	if len(c.AdminLanguages) > 0 && len(c.Alpha2) == 2 {
-		// The native name: the first language as written in this country ("ga-IE", "zh-TW"),
-		// which the truncation walk turns into the plain language where needed.
-		tag := c.AdminLanguages[0].Tag()
-		n := normTag(buf[:], tag)
-		if n > 0 && n+3 <= len(buf) {
-			buf[n] = '-'
-			buf[n+1] = c.Alpha2[0] | 0x20
-			buf[n+2] = c.Alpha2[1] | 0x20
-			if name, ok := db.nameFor(c, buf[:n+3]); ok {
-				return name
-			}
+	// The native name: the first language as written in this country ("ga-IE", "zh-TW"),
+	// which the truncation walk turns into the plain language where needed.
+	if key, ok := regionalKey(buf[:], c); ok {
+		if name, ok := db.nameFor(c, key); ok {
+			return name
 		}
 	}
 	return c.ISOName
@@ -171,11 +164,35 @@ func normTag(buf []byte, s string) int {
 
 // LocalLanguage returns the code of c's first administrative language, the language that
 // localityLanguage=default selects: its ISO 639-1 code, or its three-letter code if it has
-// none. It returns "" for a country without administrative languages, for which Name falls
-// back to English.
+// none; as written in c ("zh-TW", "de-CH") where the data has names in that locale, so that
+// Taiwan's default is Traditional Chinese, not the Simplified of plain "zh". It returns ""
+// for a country without administrative languages, for which Name falls back to English.
 func (db *DB) LocalLanguage(c Country) string {
 	if len(c.AdminLanguages) == 0 {
 		return ""
 	}
+	var buf [maxTagLen]byte
+	if key, ok := regionalKey(buf[:], c); ok {
+		if regional, ok := db.tags[string(key)]; ok { // a map index by string(key) does not allocate
+			return regional
+		}
+	}
 	return c.AdminLanguages[0].Tag()
+}
+
+// regionalKey writes the lower-case locale key of c's first administrative language as
+// written in c ("zh-tw") into buf and returns it, or false when c has no such language or
+// the key does not fit.
+func regionalKey(buf []byte, c Country) ([]byte, bool) {
+	if len(c.AdminLanguages) == 0 || len(c.Alpha2) != 2 {
+		return nil, false
+	}
+	n := normTag(buf, c.AdminLanguages[0].Tag())
+	if n == 0 || n+3 > len(buf) {
+		return nil, false
+	}
+	buf[n] = '-'
+	buf[n+1] = c.Alpha2[0] | 0x20
+	buf[n+2] = c.Alpha2[1] | 0x20
+	return buf[:n+3], true
 }

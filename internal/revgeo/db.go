@@ -22,7 +22,7 @@ type DB struct {
 	subs       []Subdivision
 	subCountry []int32 // index in countries of each subdivision's country, -1 if none
 	subByGN    []int32 // subdivisions with a GeoNames code of their own, sorted by it
-	subByID    []int32 // subdivisions with a GeoNames id, sorted by it
+	subByID    []int32 // subdivisions with a GeoNames id that no other has, sorted by it
 	admin2     []Admin2
 	zones      []string
 

@@ -57,10 +57,11 @@ func (s *Server) phoneValidate(w http.ResponseWriter, r *http.Request) error {
 	}
 	res, err := phone.Validate(number, region, phoneLang)
 	if err != nil {
-		if errors.Is(err, phone.ErrUnknownRegion) && region == "" && phonePlusAsSpace(r.URL.RawQuery) {
-			return badRequest("The phone number's country is unknown (%s). The number's + arrived as a space: in a URL query a + stands for a space, so send it as %%2B (number=%%2B44...).", err)
+		hint := ""
+		if region == "" && phonePlusAsSpace(r.URL.RawQuery) {
+			hint = " The number's + arrived as a space: in a URL query a + stands for a space, so send it as %2B (number=%2B44...)."
 		}
-		return phoneError(err)
+		return phoneError(err, hint)
 	}
 	if lang == "default" && region == "" && res.Region != "" {
 		// The number said where it belongs: name its place in that country's language.
@@ -89,13 +90,13 @@ func (s *Server) phoneValidate(w http.ResponseWriter, r *http.Request) error {
 }
 
 // phoneError turns phone's input errors into 400s; their messages are written for the
-// caller and name the problem.
-func phoneError(err error) error {
+// caller and name the problem. hint follows an unknown country's message.
+func phoneError(err error, hint string) error {
 	switch {
 	case errors.Is(err, phone.ErrTooLong):
 		return badRequest("The number parameter is too long: %s. A phone number has at most 17 digits after its country calling code.", err)
 	case errors.Is(err, phone.ErrUnknownRegion):
-		return badRequest("The phone number's country is unknown (%s). Pass countryCode as an ISO 3166-1 alpha-2, alpha-3 or numeric code, or write the number with + and its country calling code.", err)
+		return badRequest("The phone number's country is unknown (%s). Pass countryCode as an ISO 3166-1 alpha-2, alpha-3 or numeric code, or write the number with + and its country calling code.%s", err, hint)
 	case errors.Is(err, phone.ErrNotANumber):
 		return badRequest("The number parameter is not a phone number (%s).", err)
 	}

@@ -190,8 +190,8 @@ func (s *Server) revgeoAnswer(w http.ResponseWriter, r *http.Request, lat, lon f
 // GeoNames' own. GeoNames ids fit in 32 bits (revgeo decodes them from uint32 fields).
 func revgeoGeoNamesName(names *ipgeo.DB, id int, lang, name string) string {
 	if i := ipgeo.LanguageIndex(lang); i >= 0 && id > 0 {
-		if n, ok := names.NamesByGeonameID(uint32(id)); ok {
-			if s := n.Get(i); s != "" {
+		if a, ok := names.AreaByGeonameID(uint32(id)); ok {
+			if s := a.Names.Get(i); s != "" {
 				return s
 			}
 		}

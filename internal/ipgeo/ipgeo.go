@@ -198,7 +198,7 @@ type DB struct {
 	built  time.Time
 	places []place
 	byID   []uint32 // indexes of the places that have a GeoNames id, sorted by it
-	// continents maps a continent code to its place reference (1 + index into places)
+	// continents maps a continent code to its place reference (1 + index into places).
 	continents map[string]uint32
 	records    []record
 	subdivs    []Area // backing store of every record's Subdivisions
@@ -276,19 +276,18 @@ func (db *DB) area(ref uint32) Area {
 	return Area{Code: pl.code, GeonameID: pl.geonameID, Names: Names{&pl.names}}
 }
 
-// NamesByGeonameID returns the names of the place (continent, country, subdivision or city)
-// with GeoNames id id, and reports whether the data has such a place: other data keyed by
-// GeoNames ids (reverse geocoding's populated places) can name its places in the same
-// languages.
-func (db *DB) NamesByGeonameID(id uint32) (Names, bool) {
+// AreaByGeonameID returns the place (continent, country, subdivision or city) with GeoNames
+// id id, and reports whether the data has such a place: other data keyed by GeoNames ids
+// (reverse geocoding's populated places) can name its places in the same languages.
+func (db *DB) AreaByGeonameID(id uint32) (Area, bool) {
 	if db == nil || id == 0 {
-		return Names{}, false
+		return Area{}, false
 	}
 	i, ok := slices.BinarySearchFunc(db.byID, id, func(pi, id uint32) int { return cmp.Compare(db.places[pi].geonameID, id) })
 	if !ok {
-		return Names{}, false
+		return Area{}, false
 	}
-	return Names{&db.places[db.byID[i]].names}, true
+	return db.area(db.byID[i] + 1), true
 }
 
 // indexByID fills db.byID.
@@ -318,16 +317,10 @@ func (db *DB) Continent(code string) (Area, bool) {
 // indexContinents fills db.continents from the records.
 func (db *DB) indexContinents() {
 	db.continents = map[string]uint32{}
-	last := uint32(0)
 	for i := range db.records {
-		ref := db.records[i].places[0]
-		if ref == 0 || ref == last {
-			continue
-		}
-		last = ref
-		if code := db.places[ref-1].code; code != "" {
-			if _, ok := db.continents[code]; !ok {
-				db.continents[code] = ref
+		if ref := db.records[i].places[0]; ref != 0 && db.places[ref-1].code != "" {
+			if _, ok := db.continents[db.places[ref-1].code]; !ok {
+				db.continents[db.places[ref-1].code] = ref
 			}
 		}
 	}

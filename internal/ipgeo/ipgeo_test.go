@@ -529,9 +529,9 @@ func TestAppendTimeMatchesFormat(t *testing.T) {
 	}
 }
 
-// TestNamesByGeonameID finds every fixture place that has a GeoNames id by it, with the
-// names it was encoded with, and nothing for ids no place has.
-func TestNamesByGeonameID(t *testing.T) {
+// TestAreaByGeonameID finds every fixture place that has a GeoNames id by it, with the code
+// and names it was encoded with, and nothing for ids no place has.
+func TestAreaByGeonameID(t *testing.T) {
 	d := fixture()
 	db, _ := mustDB(t, d)
 	ids := map[uint32]bool{}
@@ -540,21 +540,21 @@ func TestNamesByGeonameID(t *testing.T) {
 			continue
 		}
 		ids[p.GeonameID] = true
-		n, ok := db.NamesByGeonameID(p.GeonameID)
-		if !ok || n.Get(langEnglish) != p.Names[langEnglish] || n.Get(0) != p.Names[0] {
-			t.Errorf("%d: %v, %q; want %q", p.GeonameID, ok, n.Get(langEnglish), p.Names[langEnglish])
+		a, ok := db.AreaByGeonameID(p.GeonameID)
+		if !ok || a.GeonameID != p.GeonameID || a.Code != p.Code || a.Names.Get(langEnglish) != p.Names[langEnglish] || a.Names.Get(0) != p.Names[0] {
+			t.Errorf("%d: %v, %+v; want %s %q", p.GeonameID, ok, a, p.Code, p.Names[langEnglish])
 		}
 	}
 	if len(ids) < 3 {
 		t.Fatalf("the fixture has %d places with GeoNames ids", len(ids))
 	}
 	for _, id := range []uint32{0, 1, 4294967295} { // 0 means "no id"; the others no place has
-		if _, ok := db.NamesByGeonameID(id); ok || ids[id] {
+		if _, ok := db.AreaByGeonameID(id); ok || ids[id] {
 			t.Errorf("%d: found %v (a fixture place has it: %v)", id, ok, ids[id])
 		}
 	}
 	var nilDB *DB
-	if _, ok := nilDB.NamesByGeonameID(1); ok {
+	if _, ok := nilDB.AreaByGeonameID(1); ok {
 		t.Error("nil DB found a place")
 	}
 }

@@ -38,9 +38,9 @@ func (s *Server) phoneValidate(w http.ResponseWriter, r *http.Request) error {
 		switch {
 		case ok:
 			region = c.Alpha2
-		case len(code) == 2 && phoneIsLetters(code):
-			// A two-letter code the country registry lacks: phone decides whether
-			// it has a numbering plan (400 if not).
+		case len(code) == 2 && phone.HasPlan(code):
+			// A two-letter code the country registry lacks but a numbering plan has
+			// (XK, Kosovo's user-assigned code).
 			region = code
 		default:
 			return badRequest("The countryCode parameter %s is not a known country: use an ISO 3166-1 alpha-2 (AU), alpha-3 (AUS) or numeric (036) code, or omit it for a number in international form (+61 ...).", quoteInput(code))
@@ -108,14 +108,4 @@ func phoneError(err error, hint string) error {
 func phonePlusAsSpace(rawQuery string) bool {
 	raw, ok := web.RawQueryValue(rawQuery, "number")
 	return ok && strings.HasPrefix(raw, "+")
-}
-
-func phoneIsLetters(s string) bool {
-	for i := 0; i < len(s); i++ {
-		c := s[i] | 0x20
-		if c < 'a' || c > 'z' {
-			return false
-		}
-	}
-	return s != ""
 }

@@ -190,6 +190,10 @@ func parseInput(number, region string, pn *phonenumbers.PhoneNumber) (string, er
 	return parseRegion, nil
 }
 
+// HasPlan reports whether region, an ISO 3166-1 alpha-2 code in any case, has a telephone
+// numbering plan in the data (XK does, though ISO has not assigned it; ZZ does not).
+func HasPlan(region string) bool { return knownRegion(strings.ToUpper(region)) }
+
 // knownRegion reports whether region (upper case) is a region phonenumbers has a numbering
 // plan for. It excludes "001", the pseudo-region of the non-geographic calling codes.
 func knownRegion(region string) bool {

@@ -92,7 +92,9 @@ func newDB(r *raw) *DB {
 		if n.is4 {
 			db.n4++
 		}
-		n.bogon, _ = db.bogT.LookupPrefix(p)
+		// As for any range: bogon only if every address is, so that the counts and the
+		// bogonsOnly filter agree with what network-by-ip says of the addresses.
+		n.bogon = db.prefixIsBogon(p)
 	}
 	db.v4 = newTable4(db, r.bogons)
 	db.asStats()

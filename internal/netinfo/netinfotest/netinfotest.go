@@ -219,11 +219,25 @@ func bogonBetter(a, b netinfo.BogonBlock) bool {
 	return a.Bogon && !b.Bogon
 }
 
-// PrefixIsBogon resolves the bogon blocks for prefix p as a whole, as the DB does for
-// announced networks (and thus AS bogon counts).
+// PrefixIsBogon reports whether every address of prefix p is bogon, as the DB decides for
+// announced networks (and thus AS bogon counts). The blocks' answer can change only where a
+// block begins or ends, so p's first address and every block boundary inside p stand for
+// all of p's addresses.
 func (r *Reference) PrefixIsBogon(p netip.Prefix) bool {
-	b, _ := r.bogonAt(p.Masked().Addr(), p.Bits())
-	return b
+	p = p.Masked()
+	points := []netip.Addr{p.Addr()}
+	for _, b := range r.in.Bogons {
+		points = append(points, b.First, b.Last.Next())
+	}
+	for _, a := range points {
+		if !a.IsValid() || !p.Contains(a) {
+			continue
+		}
+		if b, _ := r.bogonAt(a, -1); !b {
+			return false
+		}
+	}
+	return true
 }
 
 // ASCounts returns the counts and rank netinfo.DB.AS should report for asn, computed from

@@ -29,8 +29,9 @@ const (
 // MaxKeyLen bounds accepted keys; anything longer is not a key this service issued.
 const MaxKeyLen = 128
 
-// KeyPrefix starts every generated key, so leaked keys are easy to recognise in code scans.
-const KeyPrefix = "ipa_"
+// KeyPrefix starts every generated key, so leaked keys are easy to recognise in code scans
+// and the access log can redact them wherever a client put them (web.KeyPrefix).
+const KeyPrefix = web.KeyPrefix
 
 // KeyFrom returns the API key sent with r: the x-service-key header, else x-bdc-key, else
 // the `key` query parameter. Empty values count as absent.

@@ -120,7 +120,7 @@ func Observe(log *slog.Logger, m *Metrics, route string) Middleware {
 			if log.Enabled(r.Context(), slog.LevelInfo) {
 				log.LogAttrs(r.Context(), slog.LevelInfo, "request",
 					slog.String("method", r.Method),
-					slog.String("path", r.URL.Path),
+					slog.String("path", RedactKeys(r.URL.Path)),
 					slog.String("query", RedactQuery(r.URL.RawQuery)),
 					slog.Int("status", sw.code),
 					slog.Int("bytes", sw.bytes),
@@ -133,23 +133,67 @@ func Observe(log *slog.Logger, m *Metrics, route string) Middleware {
 	}
 }
 
-// RedactQuery returns the raw query with the value of every `key` parameter replaced, so API
-// keys never reach logs.
+// KeyPrefix starts every API key the service issues (auth.KeyPrefix is this one), so that
+// the access log can recognise a key wherever a client put it.
+const KeyPrefix = "ipa_"
+
+// RedactQuery returns the raw query with the value of every `key` parameter, whatever its
+// case, and anything else that looks like an API key replaced, so keys never reach logs,
+// not even those sent under a wrong name (KEY=, apikey=).
 func RedactQuery(raw string) string {
 	if raw == "" {
 		return ""
 	}
-	if !strings.Contains(raw, "key") && !strings.Contains(raw, "%") {
-		return raw
+	if strings.ContainsAny(raw, "yY%") { // no parameter named key without a y
+
+		parts := strings.Split(raw, "&")
+		for i, p := range parts {
+			k, _, hasValue := strings.Cut(p, "=")
+			if hasValue && keyMatchesFold(k, "key") {
+				parts[i] = k + "=REDACTED"
+			}
+		}
+		raw = strings.Join(parts, "&")
 	}
-	parts := strings.Split(raw, "&")
-	for i, p := range parts {
-		k, _, hasValue := strings.Cut(p, "=")
-		if hasValue && keyMatches(k, "key") {
-			parts[i] = k + "=REDACTED"
+	return RedactKeys(raw)
+}
+
+// RedactKeys replaces every API key in s (KeyPrefix and the characters after it, also with
+// the underscore percent-encoded) with REDACTED; the access log passes paths through it.
+func RedactKeys(s string) string {
+	if !strings.Contains(s, "ipa") {
+		return s
+	}
+	var b strings.Builder
+	for {
+		i, n := keyStart(s)
+		if i < 0 {
+			b.WriteString(s)
+			return b.String()
+		}
+		end := i + n
+		for end < len(s) && isKeyChar(s[end]) {
+			end++
+		}
+		b.WriteString(s[:i])
+		b.WriteString("REDACTED")
+		s = s[end:]
+	}
+}
+
+// keyStart returns where the first key prefix in s begins and its length, or -1.
+func keyStart(s string) (int, int) {
+	best, n := -1, 0
+	for _, p := range [...]string{KeyPrefix, "ipa%5F", "ipa%5f"} {
+		if i := strings.Index(s, p); i >= 0 && (best < 0 || i < best) {
+			best, n = i, len(p)
 		}
 	}
-	return strings.Join(parts, "&")
+	return best, n
+}
+
+func isKeyChar(c byte) bool {
+	return 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9'
 }
 
 // LimitRequests bounds request bodies and the time a handler may take: every REST call is a

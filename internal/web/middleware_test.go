@@ -16,17 +16,38 @@ import (
 
 func TestRedactQuery(t *testing.T) {
 	tests := map[string]string{
-		"":                      "",
-		"ip=1.2.3.4":            "ip=1.2.3.4",
-		"key=secret":            "key=REDACTED",
-		"ip=1&key=s&key=t":      "ip=1&key=REDACTED&key=REDACTED",
-		"k%65y=secret":          "k%65y=REDACTED",
-		"keyboard=1":            "keyboard=1",
-		"monkey=1&key=abc&x=%2": "monkey=1&key=REDACTED&x=%2",
+		"":                              "",
+		"ip=1.2.3.4":                    "ip=1.2.3.4",
+		"key=secret":                    "key=REDACTED",
+		"ip=1&key=s&key=t":              "ip=1&key=REDACTED&key=REDACTED",
+		"k%65y=secret":                  "k%65y=REDACTED",
+		"keyboard=1":                    "keyboard=1",
+		"monkey=1&key=abc&x=%2":         "monkey=1&key=REDACTED&x=%2",
+		"code=IE&KEY=secret":            "code=IE&KEY=REDACTED",
+		"Key=secret&ip=1":               "Key=REDACTED&ip=1",
+		"K%45Y=secret":                  "K%45Y=REDACTED",
+		"apikey=ipa_ABC234XYZ&ip=1":     "apikey=REDACTED&ip=1",
+		"foo=ipa_ABC234XYZ":             "foo=REDACTED",
+		"key%3Dipa_ABC234XYZ":           "key%3DREDACTED",
+		"x=ipa%5FABC234XYZ&y=ipa%5fQQ2": "x=REDACTED&y=REDACTED",
+		"ip=8.8.8.8&lang=ipa":           "ip=8.8.8.8&lang=ipa",
 	}
 	for in, want := range tests {
 		if got := RedactQuery(in); got != want {
 			t.Errorf("RedactQuery(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestRedactKeys(t *testing.T) {
+	for in, want := range map[string]string{
+		"/data/country-info":               "/data/country-info",
+		"/data/ipa_ABC234XYZ/country-info": "/data/REDACTED/country-info",
+		"/ipa_A/ipa_B":                     "/REDACTED/REDACTED",
+		"/capital-ipa":                     "/capital-ipa",
+	} {
+		if got := RedactKeys(in); got != want {
+			t.Errorf("RedactKeys(%q) = %q, want %q", in, got, want)
 		}
 	}
 }
@@ -122,4 +143,24 @@ func TestLimitRequestsDeadline(t *testing.T) {
 	if rec.Code != http.StatusTeapot {
 		t.Errorf("status %d: the handler's own answer should go out unchanged", rec.Code)
 	}
+}
+
+// FuzzRedactQuery: whatever the query, what is logged holds no key-like run, and redacting
+// again changes nothing.
+func FuzzRedactQuery(f *testing.F) {
+	for _, s := range []string{"key=ipa_ABC", "KEY=x&ip=1", "a=ipa_ipa_Q", "ipa%5Fipa_Z", "%zz&key", "ipaipa_"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, raw string) {
+		out := RedactQuery(raw)
+		for i := strings.Index(out, KeyPrefix); i >= 0; i = strings.Index(out, KeyPrefix) {
+			if rest := out[i+len(KeyPrefix):]; rest != "" && isKeyChar(rest[0]) {
+				t.Fatalf("RedactQuery(%q) = %q keeps a key", raw, out)
+			}
+			out = out[i+len(KeyPrefix):]
+		}
+		if again := RedactQuery(RedactQuery(raw)); again != RedactQuery(raw) {
+			t.Fatalf("not idempotent: %q -> %q", RedactQuery(raw), again)
+		}
+	})
 }

@@ -56,6 +56,12 @@ func keyMatches(k, name string) bool {
 	return ok && dk == name
 }
 
+// keyMatchesFold is keyMatches ignoring case.
+func keyMatchesFold(k, name string) bool {
+	dk, ok := unescape(k)
+	return ok && strings.EqualFold(dk, name)
+}
+
 func unescape(s string) (string, bool) {
 	if strings.IndexByte(s, '%') < 0 && strings.IndexByte(s, '+') < 0 {
 		return s, true

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"context"
 	"io"
+	"strings"
 	"testing"
 )
 
@@ -34,6 +36,34 @@ func TestRedactURL(t *testing.T) {
 	} {
 		if got := redactURL(in); got != want {
 			t.Errorf("redactURL(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestGroupHelp: a command group asked for help prints the usage and succeeds; without a
+// subcommand it fails with the usage; an unknown subcommand names what it wants.
+func TestGroupHelp(t *testing.T) {
+	for _, tt := range []struct {
+		args       []string
+		wantErr    string
+		wantStdout bool
+	}{
+		{[]string{"keys", "--help"}, "", true},
+		{[]string{"keys", "-h"}, "", true},
+		{[]string{"data", "help"}, "", true},
+		{[]string{"keys"}, "'keys' needs a subcommand", false},
+		{[]string{"data", "frobnicate"}, "unknown command 'data frobnicate' (want update, info or export)", false},
+	} {
+		var stdout, stderr strings.Builder
+		err := run(context.Background(), tt.args, &stdout, &stderr)
+		switch {
+		case tt.wantErr == "" && err != nil:
+			t.Errorf("%v: %v", tt.args, err)
+		case tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr) || exitCode(err) != 2):
+			t.Errorf("%v: error %v, want %q with exit status 2", tt.args, err, tt.wantErr)
+		}
+		if got := strings.Contains(stdout.String(), "ipatlas keys create"); got != tt.wantStdout {
+			t.Errorf("%v: usage on stdout %v, want %v", tt.args, got, tt.wantStdout)
 		}
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 
@@ -17,7 +19,7 @@ import (
 func runKeysCreate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("keys create", stderr)
 	email := fs.String("email", "", "account email (required)")
-	plan := fs.String("plan", quota.DefaultPlan, "plan name")
+	plan := fs.String("plan", quota.DefaultPlan, "plan name: built in are "+strings.Join(slices.Sorted(maps.Keys(quota.DefaultPlans())), " and ")+"; a --plans file replaces them")
 	limit := fs.Int64("monthly-limit", 0, "monthly volume for every package, overriding the plan (0: the plan's)")
 	storeURL := fs.String("store", defaultStore, "account store: sqlite:PATH or a postgres:// URL")
 	plansFile := fs.String("plans", "", "plans file (JSON); default: the built-in plans")

@@ -50,6 +50,20 @@ func main() {
 	}
 }
 
+// groupHelp answers a command group (data, keys) called without a known subcommand: the
+// usage on stdout when help was asked for (-h, --help, help), else on stderr with an error.
+func groupHelp(group, sub, want string, stdout, stderr io.Writer) error {
+	switch sub {
+	case "-h", "--help", "help":
+		fmt.Fprint(stdout, usage)
+		return nil
+	case "":
+		fmt.Fprint(stderr, usage)
+		return usageError{fmt.Sprintf("'%s' needs a subcommand: %s", group, want)}
+	}
+	return usageError{fmt.Sprintf("unknown command '%s %s' (want %s)", group, sub, want)}
+}
+
 // usageError marks errors in how the command was called (exit status 2).
 type usageError struct{ msg string }
 
@@ -87,7 +101,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		case "export":
 			return runDataExport(a, stdout, stderr)
 		default:
-			return usageError{fmt.Sprintf("unknown command 'data %s' (want update, info or export)", s)}
+			return groupHelp("data", s, "update, info or export", stdout, stderr)
 		}
 	case "keys":
 		switch s, a := sub(); s {
@@ -98,7 +112,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		case "password":
 			return runKeysPassword(ctx, a, os.Stdin, stderr)
 		default:
-			return usageError{fmt.Sprintf("unknown command 'keys %s' (want create, regenerate or password)", s)}
+			return groupHelp("keys", s, "create, regenerate or password", stdout, stderr)
 		}
 	case "lookup":
 		return runLookup(rest, stdout, stderr)

@@ -8,6 +8,7 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -99,7 +100,7 @@ func (s *Server) routes() {
 }
 
 // Handler returns the root handler.
-func (s *Server) Handler() http.Handler { return s.mux }
+func (s *Server) Handler() http.Handler { return web.NoSniff(s.mux) }
 
 func (s *Server) stack(route string, h http.Handler) http.Handler {
 	return web.Stack(h,
@@ -154,6 +155,9 @@ func (s *Server) unmatched(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if len(allow) > 0 {
+		if allow[0] == http.MethodGet { // ServeMux answers HEAD wherever it answers GET
+			allow = slices.Insert(allow, 1, http.MethodHead)
+		}
 		a := strings.Join(allow, ", ")
 		w.Header().Set("Allow", a)
 		web.WriteError(w, http.StatusMethodNotAllowed, "Method "+r.Method+" is not allowed on "+r.URL.Path+"; use "+a+".")

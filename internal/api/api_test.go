@@ -117,6 +117,12 @@ func TestStatusCodesAndErrorBodies(t *testing.T) {
 			if ct := rec.Header().Get("Content-Type"); ct != "application/json; charset=utf-8" {
 				t.Errorf("Content-Type %q", ct)
 			}
+			if got := rec.Header().Get("X-Content-Type-Options"); got != "nosniff" {
+				t.Errorf("X-Content-Type-Options %q, want nosniff", got)
+			}
+			if got := rec.Header().Get("Allow"); tt.code == 405 && got != "GET, HEAD" {
+				t.Errorf("Allow %q, want GET, HEAD", got)
+			}
 			if tt.code == 200 {
 				return
 			}

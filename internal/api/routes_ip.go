@@ -126,7 +126,7 @@ func geoAppendBody(b []byte, v *countryView, a netip.Addr, requested, lang strin
 		b = ipKey(b, `,"country":`)
 		b = v.appendCountry(b, ci, lang)
 	}
-	if hasPlace {
+	if hasPlace && place.Placed() {
 		b = ipKey(b, `,"location":`)
 		b = geoAppendLocation(b, v, &place, ci, hasCountry, nameLang, at, hasRef)
 	}

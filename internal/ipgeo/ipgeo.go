@@ -184,6 +184,13 @@ type Place struct {
 	record uint32 // index of the record, for Confidence
 }
 
+// Placed reports whether p says anything of where its addresses are: a continent, a
+// country, coordinates or a time zone. Some records of the data hold only the registered
+// country (1.1.1.1's), which is where the network is registered, not where it is used.
+func (p Place) Placed() bool {
+	return p.Continent.Code != "" || p.Country.Code != "" || p.HasLocation || p.TimeZone != ""
+}
+
 // Subdivision returns the i-th subdivision (0: the principal one), or the zero Area.
 func (p Place) Subdivision(i int) Area {
 	if i < 0 || i >= len(p.Subdivisions) {

@@ -588,3 +588,22 @@ func TestContinent(t *testing.T) {
 		}
 	}
 }
+
+func TestPlaced(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		p    Place
+		want bool
+	}{
+		{"registered country only (1.1.1.1)", Place{RegisteredCountry: Area{Code: "AU"}}, false},
+		{"nothing", Place{}, false},
+		{"continent only", Place{Continent: Area{Code: "EU"}}, true},
+		{"country", Place{Country: Area{Code: "DE"}}, true},
+		{"coordinates", Place{HasLocation: true}, true},
+		{"time zone", Place{TimeZone: "Europe/Berlin"}, true},
+	} {
+		if got := tt.p.Placed(); got != tt.want {
+			t.Errorf("%s: Placed() = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}

@@ -571,6 +571,7 @@ func (d *decoder) decode() (*DB, error) {
 	if d.off != len(d.buf) {
 		return nil, fmt.Errorf("%d trailing bytes", len(d.buf)-d.off)
 	}
+	db.placeSubdivisions()
 	return db, nil
 }
 
@@ -687,6 +688,42 @@ func (db *DB) joinGeoNames() {
 		}
 	}
 	slices.SortFunc(db.subByID, func(a, b int32) int { return cmp.Compare(db.subs[a].GeonameID, db.subs[b].GeonameID) })
+}
+
+// placeSubdivisions records each place's subdivision by its GeoNames codes (see placeIn):
+// the one that is its admin-2 (as subdivisionByAdmin2 finds it), else the one whose code is
+// its admin-1 (subdivisionByGeoNames), else -1. Only some hundred subdivisions are an
+// admin-2, so both joins are small maps rather than a search per place.
+func (db *DB) placeSubdivisions() {
+	type code struct{ cc, a1, a2 string }
+	bySub := map[code]int32{}
+	for _, a := range db.admin2 {
+		i, ok := slices.BinarySearchFunc(db.subByID, a.GeonameID, func(s int32, id int) int { return cmp.Compare(db.subs[s].GeonameID, id) })
+		if ok && db.subs[db.subByID[i]].CountryCode == a.CountryCode {
+			bySub[code{a.CountryCode, a.Admin1, a.Code}] = db.subByID[i]
+		}
+	}
+	for _, s := range db.subByGN {
+		cc, a1, _ := strings.Cut(db.subs[s].GeoNamesCode, ".")
+		if db.subs[s].CountryCode == cc {
+			bySub[code{cc, a1, ""}] = s
+		}
+	}
+	db.placeSub = make([]int32, len(db.places))
+	for ci, c := range db.countries {
+		for i := db.placeStart[ci]; i < db.placeStart[ci+1]; i++ {
+			r := &db.places[i]
+			a1, a2 := db.strs[r.a1], db.strs[r.a2]
+			s, ok := bySub[code{c.Code, a1, a2}]
+			if !ok || a2 == "" {
+				s, ok = bySub[code{c.Code, a1, ""}]
+			}
+			if !ok || a1 == "" {
+				s = -1
+			}
+			db.placeSub[i] = s
+		}
+	}
 }
 
 func featureArea(area []float64, i int) float64 {

@@ -23,6 +23,7 @@ type DB struct {
 	subCountry []int32 // index in countries of each subdivision's country, -1 if none
 	subByGN    []int32 // subdivisions with a GeoNames code of their own, sorted by it
 	subByID    []int32 // subdivisions with a GeoNames id that no other has, sorted by it
+	placeSub   []int32 // each place's subdivision by its GeoNames codes, -1 if they name none
 	admin2     []Admin2
 	zones      []string
 
@@ -99,6 +100,9 @@ func (db *DB) Lookup(lat, lon float64) (Place, bool) {
 
 	q := unitVector(lat, lon)
 	if li, d2, ok := db.nearestPlace(int(ci), q); ok {
+		if si >= 0 {
+			li, d2 = db.localityIn(si, ci, li, d2, q)
+		}
 		p.Locality = db.populated(li, p.Country.Code, d2)
 		// The subdivision and second-order division of the locality, checked against the
 		// point's: the locality must lie in the same admin-1 polygon as the point, and that
@@ -231,6 +235,87 @@ func (db *DB) nearestPlace(ci int, q [3]float64) (int, float64, bool) {
 	best, bestD := -1, chordForKm(LocalityRadiusKm)
 	db.kdNearest(lo, hi, 0, q, &best, &bestD)
 	return best, bestD, best >= 0
+}
+
+// localityIn returns the place to take as the locality of point q in subdivision si of
+// country ci, given the nearest place li at squared chord d2: li if it lies in si, else the
+// nearest of the localityCandidates nearest places that does, else li.
+func (db *DB) localityIn(si, ci int32, li int, d2 float64, q [3]float64) (int, float64) {
+	if db.placeIn(li, si, ci) {
+		return li, d2
+	}
+	k := nearestK{bound: chordForKm(LocalityRadiusKm)}
+	db.kdNearestK(int(db.placeStart[ci]), int(db.placeStart[ci+1]), 0, q, &k)
+	for _, c := range k.found[:k.n] {
+		if c.i != li && db.placeIn(c.i, si, ci) {
+			return c.i, c.d2
+		}
+	}
+	return li, d2
+}
+
+// placeIn reports whether place i lies in subdivision si of country ci: by its GeoNames
+// codes where they name a subdivision (its admin-2 is the subdivision, or its admin-1 is),
+// else by the subdivision's polygon. The codes come first because the polygons are
+// simplified: Neuilly-sur-Seine, 300 m outside Paris, lies inside Paris's simplified polygon,
+// but its admin-2 is Hauts-de-Seine.
+func (db *DB) placeIn(i int, si, ci int32) bool {
+	if s := db.placeSub[i]; s >= 0 {
+		return s == si
+	}
+	r := &db.places[i]
+	return db.subdivisionAt(int64(r.lon), int64(r.lat), ci) == si
+}
+
+// nearestK holds the nearest places found so far, nearest first, all within bound.
+type nearestK struct {
+	found [localityCandidates]struct {
+		i  int
+		d2 float64
+	}
+	n     int
+	bound float64 // squared chord: only places closer than this are kept
+}
+
+// add keeps place i at squared chord d2 if it is among the nearest.
+func (k *nearestK) add(i int, d2 float64) {
+	if d2 >= k.limit() {
+		return
+	}
+	j := min(k.n, len(k.found)-1) // the slot to fill: the next free one, or the farthest
+	for ; j > 0 && k.found[j-1].d2 > d2; j-- {
+		k.found[j] = k.found[j-1]
+	}
+	k.found[j].i, k.found[j].d2 = i, d2
+	k.n = min(k.n+1, len(k.found))
+}
+
+// limit is the squared chord a place must be closer than to be kept.
+func (k *nearestK) limit() float64 {
+	if k.n == len(k.found) {
+		return k.found[k.n-1].d2
+	}
+	return k.bound
+}
+
+// kdNearestK is kdNearest collecting the nearest places into k.
+func (db *DB) kdNearestK(lo, hi, depth int, q [3]float64, k *nearestK) {
+	for lo < hi {
+		mid := lo + (hi-lo)/2
+		p := &db.xyz[mid]
+		k.add(mid, dist2(*p, q))
+		axis := depth % 3
+		diff := q[axis] - p[axis]
+		nlo, nhi, flo, fhi := lo, mid, mid+1, hi
+		if diff >= 0 {
+			nlo, nhi, flo, fhi = mid+1, hi, lo, mid
+		}
+		db.kdNearestK(nlo, nhi, depth+1, q, k)
+		if diff*diff >= k.limit() {
+			return
+		}
+		lo, hi, depth = flo, fhi, depth+1
+	}
 }
 
 // kdNearest searches the implicit k-d tree places[lo:hi] (split on axis depth%3 at the middle

@@ -20,7 +20,10 @@
 //     locality's GeoNames admin-1 code, else the subdivision that is the locality's GeoNames
 //     admin-2 (the same GeoNames id: French départements, Italian provinces);
 //     Place.SubdivisionInferred says so.
-//   - Locality: the nearest populated place of the point's country within LocalityRadiusKm.
+//   - Locality: the nearest populated place of the point's country within LocalityRadiusKm,
+//     preferring one in the point's own subdivision polygon: when the nearest lies across a
+//     subdivision border (Neuilly-sur-Seine, 3 km from the Eiffel Tower but outside Paris), the
+//     nearest of the localityCandidates nearest places that lies inside it (Paris) is taken.
 //   - City: the most populous "city-class" place (see IsCityClass) of the point's country whose
 //     urban radius (see UrbanRadiusKm) reaches the point; when there is none, the locality.
 //   - Second-order division (Admin2): the GeoNames admin-2 of the locality, when the locality
@@ -60,6 +63,10 @@ const (
 	// LocalityRadiusKm bounds the locality search: a point farther than this from every
 	// populated place of its country has no locality (open sea, deserts, ice).
 	LocalityRadiusKm = 30.0
+
+	// localityCandidates is how many of the nearest places are tried for one inside the
+	// point's subdivision before the nearest of all is taken.
+	localityCandidates = 32
 
 	// CityMinPopulation is the population from which any populated place counts as a city
 	// (GeoNames' own "cities15000" threshold).

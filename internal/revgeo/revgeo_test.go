@@ -2,7 +2,9 @@ package revgeo
 
 import (
 	"errors"
+	"fmt"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"testing"
 
@@ -341,5 +343,114 @@ func TestJoinGeoNamesByID(t *testing.T) {
 	_, db := encodeDecode(t, src)
 	if len(db.subByID) != 3 || !slices.IsSortedFunc(db.subByID, func(a, b int32) int { return db.subs[a].GeonameID - db.subs[b].GeonameID }) {
 		t.Fatalf("subByID %v is not the 3 subdivisions sorted by id", db.subByID)
+	}
+}
+
+// TestLocalityInOwnSubdivision: the locality is the nearest place inside the point's own
+// subdivision polygon when one is among the nearest few, though a place across the border is
+// nearer (the Eiffel Tower's is Paris, not Neuilly-sur-Seine); failing that, the nearest.
+func TestLocalityInOwnSubdivision(t *testing.T) {
+	src := fixtureSource()
+	src.Places = append(src.Places,
+		Populated{GeonameID: 1010, Name: "Borderton", FeatureCode: "PPL", CountryCode: "AA", Admin1: "02", Population: 700, Latitude: 5, Longitude: 5.05},
+		Populated{GeonameID: 1011, Name: "Westend", FeatureCode: "PPL", CountryCode: "AA", Admin1: "01", Population: 700, Latitude: 5, Longitude: 4.65},
+	)
+	_, db := encodeDecode(t, src)
+	for _, tc := range []struct {
+		lat, lon  float64
+		sub, want string
+	}{
+		{5, 4.9, "AA-W", "Westend"},   // Borderton is nearer, in AA-E
+		{5, 5.2, "AA-E", "Borderton"}, // the nearest is in the point's own subdivision
+	} {
+		p, _ := db.Lookup(tc.lat, tc.lon)
+		if p.Subdivision.Code != tc.sub || p.Locality.Name != tc.want {
+			t.Errorf("(%v, %v): %s, %q; want %s, %q", tc.lat, tc.lon, p.Subdivision.Code, p.Locality.Name, tc.sub, tc.want)
+		}
+	}
+	// Westend beyond the locality radius: the nearest place of all.
+	src.Places[len(src.Places)-1].Longitude = 4.5
+	_, db = encodeDecode(t, src)
+	if p, _ := db.Lookup(5, 4.9); p.Locality.Name != "Borderton" {
+		t.Errorf("no place of AA-W within reach: locality %q, want Borderton", p.Locality.Name)
+	}
+	if n := testing.AllocsPerRun(100, func() { db.Lookup(5, 4.9) }); n != 0 {
+		t.Errorf("Lookup across a border allocates %v times", n)
+	}
+}
+
+// TestNearestKMatchesScan checks the k-nearest search against sorting every place of the
+// country by distance.
+func TestNearestKMatchesScan(t *testing.T) {
+	src := fixtureSource()
+	rng := rand.New(rand.NewPCG(3, 4))
+	for i := range 300 {
+		src.Places = append(src.Places, Populated{GeonameID: 5000 + i, Name: fmt.Sprint("P", i), FeatureCode: "PPL", CountryCode: "AA",
+			Population: 100, Latitude: rng.Float64() * 10, Longitude: rng.Float64() * 10})
+	}
+	_, db := encodeDecode(t, src)
+	ci := slices.IndexFunc(db.countries, func(c Country) bool { return c.Code == "AA" })
+	lo, hi := int(db.placeStart[ci]), int(db.placeStart[ci+1])
+	for range 200 {
+		q := unitVector(rng.Float64()*10, rng.Float64()*10)
+		bound := chordForKm(LocalityRadiusKm * 10)
+		k := nearestK{bound: bound}
+		db.kdNearestK(lo, hi, 0, q, &k)
+		var want []float64
+		for i := lo; i < hi; i++ {
+			if d := dist2(db.xyz[i], q); d < bound {
+				want = append(want, d)
+			}
+		}
+		slices.Sort(want)
+		want = want[:min(len(want), localityCandidates)]
+		var got []float64
+		for _, c := range k.found[:k.n] {
+			got = append(got, c.d2)
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("k nearest %v, want %v", got, want)
+		}
+	}
+}
+
+// TestPlaceSubdivisionsMatchSearch checks the per-place subdivision joined at decode time
+// against the searches Lookup uses for one place (subdivisionByAdmin2, then
+// subdivisionByGeoNames), over the fixture with places of every kind of code.
+func TestPlaceSubdivisionsMatchSearch(t *testing.T) {
+	src := fixtureSource()
+	src.Subdivisions[1].GeonameID = 102 // AA-E is also Capital District, an admin-2
+	src.Admin2 = append(src.Admin2,
+		Admin2{CountryCode: "BB", Admin1: "01", Code: "002", Name: "Other", GeonameID: 102},
+		Admin2{CountryCode: "AA", Admin1: "01", Code: "003", Name: "Exclave", GeonameID: 102}) // AA-E by id, AA-W by code
+	src.Subdivisions[2].GeoNamesCode = "BB." // a code with no admin-1 joins no place
+	for i, c := range []struct{ a1, a2 string }{{"02", "002"}, {"01", "002"}, {"01", ""}, {"", "002"}, {"09", "001"}, {"01", "001"}, {"", ""}, {"01", "003"}} {
+		src.Places = append(src.Places, Populated{GeonameID: 7000 + i, Name: fmt.Sprint("Q", i), FeatureCode: "PPL", CountryCode: "AA",
+			Admin1: c.a1, Admin2: c.a2, Population: 10, Latitude: 1 + float64(i), Longitude: 1})
+		src.Places = append(src.Places, Populated{GeonameID: 8000 + i, Name: fmt.Sprint("R", i), FeatureCode: "PPL", CountryCode: "BB",
+			Admin1: c.a1, Admin2: c.a2, Population: 10, Latitude: 1 + float64(i), Longitude: 11})
+	}
+	_, db := encodeDecode(t, src)
+	joined := 0
+	for ci, c := range db.countries {
+		for i := db.placeStart[ci]; i < db.placeStart[ci+1]; i++ {
+			r := &db.places[i]
+			pl := Populated{CountryCode: c.Code, Admin1: db.strs[r.a1], Admin2: db.strs[r.a2]}
+			want := db.subdivisionByAdmin2(int32(ci), pl)
+			if want < 0 {
+				if g := db.subdivisionByGeoNames(c.Code, pl.Admin1); g >= 0 && db.subCountry[g] == int32(ci) {
+					want = g
+				}
+			}
+			if got := db.placeSub[i]; got != want {
+				t.Errorf("%s %s/%s: placeSub %d, want %d", c.Code, pl.Admin1, pl.Admin2, got, want)
+			}
+			if want >= 0 {
+				joined++
+			}
+		}
+	}
+	if joined < 5 {
+		t.Errorf("only %d places joined: the fixture does not exercise the join", joined)
 	}
 }

@@ -58,6 +58,7 @@ func TestRealData(t *testing.T) {
 
 	t.Run("Counts", func(t *testing.T) { testRealCounts(t, rb) })
 	t.Run("KnownPoints", func(t *testing.T) { testKnownPoints(t, db) })
+	t.Run("LocalityAcrossBorder", func(t *testing.T) { testLocalityAcrossBorder(t, db) })
 	t.Run("Cities200", func(t *testing.T) { testCities200(t, rb) })
 	t.Run("AllCities", func(t *testing.T) { testAllCities(t, rb) })
 	t.Run("Differential", func(t *testing.T) { testDifferential(t, db) })
@@ -66,6 +67,29 @@ func TestRealData(t *testing.T) {
 			t.Errorf("Lookup allocates %v times", a)
 		}
 	})
+}
+
+// testLocalityAcrossBorder: where the nearest populated place lies in another subdivision
+// (or state) than the point, the locality is the nearest one in the point's own: the Eiffel
+// Tower is in Paris, not Neuilly-sur-Seine (3.4 km away, across the boundary, and inside
+// Paris's simplified polygon); a point in Kansas near the Nebraska line gets a Kansas town.
+func testLocalityAcrossBorder(t *testing.T, db *revgeo.DB) {
+	for _, tc := range []struct {
+		name          string
+		lat, lon      float64
+		sub, locality string
+	}{
+		{"Eiffel Tower", 48.8584, 2.2945, "FR-75", "Paris"},
+		{"Arc de Triomphe", 48.8738, 2.2950, "FR-75", "Paris"},
+		{"Kansas, near Red Cloud NE", 39.9260, -98.4199, "US-KS", "Mankato"},
+		{"Islamabad Capital Territory, near Rawalpindi", 33.5806, 73.1053, "PK-IS", "Islamabad"},
+		{"Madrid (the nearest is in its own subdivision)", 40.4168, -3.7038, "ES-M", "Madrid"},
+	} {
+		p, _ := db.Lookup(tc.lat, tc.lon)
+		if p.Subdivision.Code != tc.sub || p.Locality.Name != tc.locality {
+			t.Errorf("%s: %s, locality %q; want %s, %q", tc.name, p.Subdivision.Code, p.Locality.Name, tc.sub, tc.locality)
+		}
+	}
 }
 
 // TestRealDeterministic builds the section twice from the same sources and wants the same

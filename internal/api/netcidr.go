@@ -204,6 +204,9 @@ func (s *Server) asnInfoTransitTo(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
+	if purpose, special := netinfo.SpecialASN(asn); special {
+		return notFound("AS%d is %s: no public network has it.", asn, purpose)
+	}
 	info, ok := snap.Net.AS(asn)
 	if !ok {
 		return notFound("No autonomous system AS%d is known to the data.", asn)

@@ -278,6 +278,13 @@ func TestASNInfoTransitToReal(t *testing.T) {
 		}
 	}
 	ipGetJSON(t, s, "/data/asn-info-transit-to?key=good&asn=4199999999", 404)
+	// Private-use numbers, all alike, whether or not a leaked route put one in the data.
+	for _, asn := range []string{"64512", "64513", "65534", "4200000000", "4294967294"} {
+		m := ipGetJSON(t, s, "/data/asn-info-transit-to?key=good&asn="+asn, 404)
+		if d, _ := m["description"].(string); !strings.Contains(d, "reserved for private use") {
+			t.Errorf("AS%s: %q does not say it is a private-use number", asn, d)
+		}
+	}
 	ipGetJSON(t, s, "/data/asn-info-transit-to?key=good", 400)
 	ipGetJSON(t, s, "/data/asn-info-transit-to?key=good&asn=ASX1", 400)
 	ipGetJSON(t, s, "/data/asn-info-transit-to?key=good&asn=13335&batchSize=51", 400)

@@ -217,9 +217,9 @@ func input(ctx context.Context, src build.Sources, rep reporter) (netinfo.Input,
 		rep.Count(srcMRT, "routes", st.Routes)
 		rep.Count(srcMRT, "prefixes", len(paths.byPrefix))
 		rep.DataDate(srcMRT, st.Newest)
-		if st.Unsupported+st.Malformed+st.NoPath > 0 {
-			rep.Warnf(srcMRT, "skipped %d records of unsupported types, %d malformed records, %d announcements without a usable AS path",
-				st.Unsupported, st.Malformed, st.NoPath)
+		if st.Unsupported+st.Malformed+st.NoPath+paths.Leaks > 0 {
+			rep.Warnf(srcMRT, "skipped %d records of unsupported types, %d malformed records, %d announcements without a usable AS path, %d through a private or reserved AS number",
+				st.Unsupported, st.Malformed, st.NoPath, paths.Leaks)
 		}
 	} else {
 		rep.Warnf(srcMRT, "not mirrored: no AS paths, so viaCarriers, transitTo and totalTransitTo stay empty")

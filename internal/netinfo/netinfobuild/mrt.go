@@ -18,6 +18,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ipatlas/ipatlas/internal/netinfo"
 	"github.com/osrg/gobgp/v4/pkg/packet/bgp"
 	"github.com/osrg/gobgp/v4/pkg/packet/mrt"
 )
@@ -401,6 +402,10 @@ type asPaths struct {
 	// byPrefix: prefix → origin → via AS (0: the origin was the peer itself) → peers.
 	byPrefix map[netip.Prefix]map[uint32]map[uint32]map[peer]bool
 	paths    map[string][]uint32 // distinct paths, keyed by their text
+	// Leaks counts the routes left out because their path holds a special-purpose AS number
+	// (private use, documentation, reserved): networks filter such routes, and no registry
+	// describes those ASes.
+	Leaks int
 }
 
 func newASPaths() *asPaths {
@@ -408,6 +413,12 @@ func newASPaths() *asPaths {
 }
 
 func (a *asPaths) add(r route) {
+	for _, as := range r.Path {
+		if _, special := netinfo.SpecialASN(as); special {
+			a.Leaks++
+			return
+		}
+	}
 	origin := r.Path[len(r.Path)-1]
 	var via uint32
 	if len(r.Path) >= 2 {

@@ -118,7 +118,7 @@ func roundTripCases() []rtCase {
 			}
 		}),
 		rt("asn with empty names", "ASNInfoTransitTo", func(ctx context.Context, c *client.Client) (*client.ASInfo, error) {
-			return c.ASNInfoTransitTo(ctx, client.ASNInfoRequest{ASN: 4200000000})
+			return c.ASNInfoTransitTo(ctx, client.ASNInfoRequest{ASN: 4674})
 		}, func(t *testing.T, a *client.ASInfo) {
 			if a.Organisation == nil || *a.Organisation != "" || a.Rank != 0 {
 				t.Errorf("organisation %q, rank %d", str(a.Organisation), a.Rank)

@@ -63,6 +63,11 @@ type Options struct {
 	MaxLoginFailures     int
 	MaxAddrLoginFailures int
 	LoginWindow          time.Duration
+	// MaxSignupsPerAddr is how many accounts one client address may create in SignupWindow
+	// before sign-ups from it are refused with 429, so that open sign-up cannot be used to
+	// collect free keys by the dozen. Defaults 10 an hour.
+	MaxSignupsPerAddr int
+	SignupWindow      time.Duration
 	Now                  func() time.Time
 }
 
@@ -72,6 +77,7 @@ type Server struct {
 	pages     map[string]*template.Template
 	byEmail   *throttle
 	byAddr    *throttle
+	signups   *throttle // accounts created per client address
 	csrfGuard *http.CrossOriginProtection
 	// dummyHash is checked against when an account has no password, so that case takes
 	// as long as a real check.
@@ -101,6 +107,12 @@ func New(opt Options) (*Server, error) {
 	if opt.LoginWindow <= 0 {
 		opt.LoginWindow = 15 * time.Minute
 	}
+	if opt.MaxSignupsPerAddr <= 0 {
+		opt.MaxSignupsPerAddr = 10
+	}
+	if opt.SignupWindow <= 0 {
+		opt.SignupWindow = time.Hour
+	}
 	if opt.Now == nil {
 		opt.Now = time.Now
 	}
@@ -109,6 +121,7 @@ func New(opt Options) (*Server, error) {
 		pages:     map[string]*template.Template{},
 		byEmail:   newThrottle(opt.MaxLoginFailures, opt.LoginWindow, 100_000),
 		byAddr:    newThrottle(opt.MaxAddrLoginFailures, opt.LoginWindow, 100_000),
+		signups:   newThrottle(opt.MaxSignupsPerAddr, opt.SignupWindow, 100_000),
 		csrfGuard: http.NewCrossOriginProtection(),
 		dummyHash: auth.HashPassword("ipatlas: no password set"),
 	}
@@ -378,6 +391,11 @@ func (s *Server) signup(w http.ResponseWriter, r *http.Request) error {
 	if _, err := s.opt.Store.AccountByEmail(r.Context(), email); err == nil {
 		return fail(http.StatusConflict, "An account with this email already exists (duplicate email). Log in instead.")
 	}
+	now, addr := s.opt.Now(), s.clientAddr(r)
+	if !s.signups.allowed(addr, now) {
+		w.Header().Set("Retry-After", fmt.Sprint(int(s.opt.SignupWindow/time.Second)))
+		return fail(http.StatusTooManyRequests, "Too many accounts were created from your address. Try again later.")
+	}
 	key := auth.NewKey()
 	acct, err := s.opt.Store.CreateAccount(r.Context(), account.NewAccount{
 		Email: email, Plan: quota.DefaultPlan, KeyHash: account.HashKey(key), KeyHint: account.KeyHint(key), PasswordHash: auth.HashPassword(password),
@@ -388,6 +406,7 @@ func (s *Server) signup(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	s.signups.fail(addr, now) // counts the account against the address
 	s.opt.Log.Info("dashboard: account created", "account", acct.ID)
 	if err := s.newSession(r.Context(), w, r, acct.ID); err != nil {
 		return err
@@ -395,6 +414,14 @@ func (s *Server) signup(w http.ResponseWriter, r *http.Request) error {
 	s.flashKey(w, r, key)
 	http.Redirect(w, r, "/account/credentials", http.StatusSeeOther)
 	return nil
+}
+
+// clientAddr is the client's address as the throttles key it ("?" when unknown).
+func (s *Server) clientAddr(r *http.Request) string {
+	if a, ok := s.opt.ClientAddrs.Of(r); ok {
+		return a.String()
+	}
+	return "?"
 }
 
 func (s *Server) loginForm(w http.ResponseWriter, r *http.Request) error {
@@ -412,11 +439,7 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) error {
 		s.render(w, code, "login", page{Title: "Log in", Nav: "login", CSRF: s.preToken(w, r), Signup: s.opt.Signup, Email: email, Error: msg})
 		return nil
 	}
-	now := s.opt.Now()
-	addr := "?"
-	if a, ok := s.opt.ClientAddrs.Of(r); ok {
-		addr = a.String()
-	}
+	now, addr := s.opt.Now(), s.clientAddr(r)
 	if !s.byEmail.allowed(email, now) || !s.byAddr.allowed(addr, now) {
 		w.Header().Set("Retry-After", fmt.Sprint(int(s.opt.LoginWindow/time.Second)))
 		return fail(http.StatusTooManyRequests, "Too many failed log-ins. Wait a few minutes and try again.")

@@ -3,6 +3,8 @@ package dashboard
 import (
 	"bytes"
 	"context"
+	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -284,6 +286,22 @@ func TestSignupDisabled(t *testing.T) {
 	}
 	r := h.post(c, "/login", url.Values{"csrf": {h.csrf(c, "/login")}, "email": {"ops@example.org"}, "password": {pw}})
 	want(t, r, http.StatusOK, "Your API key")
+}
+
+// TestSignupThrottled: one address may create MaxSignupsPerAddr accounts a window; the next
+// is refused with 429 and creates nothing; refused forms (a bad email) do not count.
+func TestSignupThrottled(t *testing.T) {
+	h := newHarness(t, true, false, func(o *Options) { o.MaxSignupsPerAddr = 3 })
+	c := h.browser()
+	want(t, h.post(c, "/signup", url.Values{"csrf": {h.csrf(c, "/signup")}, "email": {"not an email"}, "password": {pw}}), http.StatusBadRequest, "valid email")
+	for i := range 3 {
+		h.signup(fmt.Sprintf("user%d@example.org", i), pw)
+	}
+	c = h.browser()
+	want(t, h.post(c, "/signup", url.Values{"csrf": {h.csrf(c, "/signup")}, "email": {"user9@example.org"}, "password": {pw}}), http.StatusTooManyRequests, "Too many accounts")
+	if _, err := h.store.AccountByEmail(t.Context(), "user9@example.org"); !errors.Is(err, account.ErrNotFound) {
+		t.Errorf("the refused sign-up created an account: %v", err)
+	}
 }
 
 func TestLoginThrottled(t *testing.T) {

@@ -5,7 +5,8 @@ import (
 	"time"
 )
 
-// throttle counts failed log-ins per key (an email or a client address) in fixed windows.
+// throttle counts events per key in fixed windows: failed log-ins per email or client
+// address, accounts created per client address.
 // It is bounded: when full, expired entries are dropped, and if none has expired the new key
 // is refused too (failing closed under a flood rather than growing without limit).
 type throttle struct {
@@ -37,7 +38,7 @@ func (t *throttle) allowed(key string, now time.Time) bool {
 	return w.n < t.max
 }
 
-// fail records a failed attempt for key.
+// fail records an attempt for key: a failed log-in, a sign-up.
 func (t *throttle) fail(key string, now time.Time) {
 	t.mu.Lock()
 	defer t.mu.Unlock()

@@ -68,7 +68,7 @@ type Options struct {
 	// collect free keys by the dozen. Defaults 10 an hour.
 	MaxSignupsPerAddr int
 	SignupWindow      time.Duration
-	Now                  func() time.Time
+	Now               func() time.Time
 }
 
 // Server serves the dashboard. It is safe for concurrent use.

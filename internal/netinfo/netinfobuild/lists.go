@@ -271,9 +271,41 @@ func parseASNameLine(line string) (asName, bool) {
 	if body == "" || body[0] == '-' || !validText(body) {
 		return asName{}, false
 	}
-	a.Handle, a.Name, _ = strings.Cut(body, " ")
-	a.Name = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(a.Name), "- "))
+	a.Handle, a.Name = splitASName(body)
 	return a, true
+}
+
+// splitASName splits a names-list entry into the AS handle and the organisation. The entry
+// is usually "HANDLE Organisation" or "HANDLE - Organisation", but some hold only a name:
+// "University of Innsbruck", "TIM S.A.", "A PCCW Company". The first word is taken as the
+// handle only if it looks like one, as registries write them (two characters or more, no
+// lower-case letter: LVLT-1, GOOGLE) and what follows is more than a company's legal form;
+// otherwise the whole entry names the organisation and stands for the handle too.
+func splitASName(body string) (handle, org string) {
+	first, rest, ok := strings.Cut(body, " ")
+	if !ok {
+		return body, ""
+	}
+	rest = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(rest), "- "))
+	if len(first) < 2 || strings.ToUpper(first) != first || legalForms[strings.ToUpper(rest)] {
+		return body, body
+	}
+	return first, rest
+}
+
+// legalForms are company-type suffixes that end a name rather than follow a handle.
+var legalForms = map[string]bool{
+	"S.A.": true, "SA": true, "S.A": true, "LLC": true, "L.L.C.": true, "INC": true, "INC.": true,
+	"LTD": true, "LTD.": true, "LIMITED": true, "GMBH": true, "AG": true, "KG": true, "E.V.": true,
+	"S.R.L.": true, "SRL": true, "S.L.": true, "SL": true, "B.V.": true, "BV": true, "N.V.": true,
+	"NV": true, "PLC": true, "CO": true, "CO.": true, "CORP": true, "CORP.": true,
+	"CORPORATION": true, "S.A.S.": true, "SAS": true, "SARL": true, "S.A.R.L.": true,
+	"S.P.A.": true, "SPA": true, "AB": true, "AS": true, "A/S": true, "A.S.": true, "OY": true,
+	"KFT": true, "KFT.": true, "SP. Z O.O.": true, "S.A. DE C.V.": true, "LTDA": true,
+	"LTDA.": true, "EIRELI": true, "PTY LTD": true, "PTY. LTD.": true, "CO., LTD.": true,
+	"CO.,LTD": true, "CO.,LTD.": true, "CO., LTD": true, "JSC": true, "OOO": true, "LLP": true,
+	"LP": true, "L.P.": true, "S.R.O.": true, "SRO": true, "D.O.O.": true, "DOO": true,
+	"UAB": true, "SIA": true, "SAC": true, "S.A.C.": true,
 }
 
 func isUpper(c byte) bool { return 'A' <= c && c <= 'Z' }

@@ -94,6 +94,24 @@ func TestParseASNames(t *testing.T) {
 	}
 }
 
+func TestSplitASName(t *testing.T) {
+	for _, tc := range []struct{ in, handle, org string }{
+		{"LVLT-1", "LVLT-1", ""},
+		{"GOOGLE - Google LLC", "GOOGLE", "Google LLC"},
+		{"ECUANET CORPORACION ECUATORIANA DE INFORMACION", "ECUANET", "CORPORACION ECUATORIANA DE INFORMACION"},
+		{"TUDELFT-NL DTO TUDELFT, The Netherlands - AS", "TUDELFT-NL", "DTO TUDELFT, The Netherlands - AS"},
+		{"TIM S.A.", "TIM S.A.", "TIM S.A."},
+		{"A PCCW Company", "A PCCW Company", "A PCCW Company"},
+		{"University of Innsbruck", "University of Innsbruck", "University of Innsbruck"},
+		{"KPN B.V.", "KPN B.V.", "KPN B.V."},
+		{"AS251 AS251", "AS251", "AS251"},
+	} {
+		if h, o := splitASName(tc.in); h != tc.handle || o != tc.org {
+			t.Errorf("splitASName(%q) = %q, %q; want %q, %q", tc.in, h, o, tc.handle, tc.org)
+		}
+	}
+}
+
 func FuzzFullbogons(f *testing.F) {
 	for _, n := range []string{"fullbogons-ipv4-20240310.txt", "fullbogons-ipv6-20240310.txt"} {
 		b, err := os.ReadFile(filepath.Join("testdata/fullbogons", n))

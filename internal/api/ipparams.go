@@ -1,7 +1,6 @@
 package api
 
 import (
-	"math"
 	"net/http"
 	"net/netip"
 	"strconv"
@@ -131,16 +130,33 @@ func boolParam(r *http.Request, name string) (bool, error) {
 	return b, nil
 }
 
-// coordParams reads latitude and longitude: both required, finite and in range.
+// decimalNumber reports whether s is written as a plain decimal number (sign, digits, point,
+// exponent), not in the other forms ParseFloat takes from Go's syntax: 1_0, 0x1p4, Inf, NaN.
+func decimalNumber(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case '0' <= c && c <= '9', c == '.', c == '+', c == '-', c == 'e', c == 'E':
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// coordParams reads latitude and longitude: both required, plain decimal numbers in range.
 func coordParams(r *http.Request) (lat, lon float64, err error) {
 	parse := func(name string, limit float64) (float64, error) {
 		v, ok := paramOK(r, name)
 		if !ok || strings.TrimSpace(v) == "" {
 			return 0, badRequest("The %s parameter is required. Expecting latitude in (+/- 90) and longitude in (+/- 180) range values.", name)
 		}
-		f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
-		if err != nil || math.IsNaN(f) || math.IsInf(f, 0) || f < -limit || f > limit {
+		t := strings.TrimSpace(v)
+		f, err := strconv.ParseFloat(t, 64)
+		if err != nil || !decimalNumber(t) || f < -limit || f > limit {
 			return 0, badRequest("Invalid coordinates: %s is %s. Expecting latitude in (+/- 90) and longitude in (+/- 180) range values.", name, quoteInput(v))
+		}
+		if f == 0 {
+			f = 0 // -0 is 0: the answer echoes the coordinates
 		}
 		return f, nil
 	}

@@ -1,6 +1,8 @@
 package api
 
 import (
+	"math"
+	"net/http/httptest"
 	"net/netip"
 	"testing"
 )
@@ -127,4 +129,27 @@ func FuzzParseASNParam(f *testing.F) {
 			t.Fatalf("parseASNParam(%q) accepted AS0", s)
 		}
 	})
+}
+
+func TestCoordParams(t *testing.T) {
+	for _, tc := range []struct {
+		query    string
+		lat, lon float64
+		ok       bool
+	}{
+		{"latitude=48.8584&longitude=2.2945", 48.8584, 2.2945, true},
+		{"latitude=-33.86&longitude=+151.2", -33.86, 151.2, true},
+		{"latitude=1e1&longitude=-1.5E1", 10, -15, true},
+		{"latitude=-0&longitude=-0.0", 0, 0, true},
+		{"latitude=1_0&longitude=0", 0, 0, false},
+		{"latitude=0x1p3&longitude=0", 0, 0, false},
+		{"latitude=Inf&longitude=0", 0, 0, false},
+		{"latitude=0&longitude=180.0001", 0, 0, false},
+	} {
+		r := httptest.NewRequest("GET", "/?"+tc.query, nil)
+		lat, lon, err := coordParams(r)
+		if (err == nil) != tc.ok || tc.ok && (lat != tc.lat || lon != tc.lon || lat == 0 && math.Signbit(lat) || lon == 0 && math.Signbit(lon)) {
+			t.Errorf("%s: %v, %v, %v", tc.query, lat, lon, err)
+		}
+	}
 }

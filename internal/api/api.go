@@ -8,6 +8,7 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"path"
 	"slices"
 	"strings"
 	"time"
@@ -100,7 +101,34 @@ func (s *Server) routes() {
 }
 
 // Handler returns the root handler.
-func (s *Server) Handler() http.Handler { return web.NoSniff(s.mux) }
+func (s *Server) Handler() http.Handler {
+	unclean := s.stack("unmatched", http.HandlerFunc(s.unclean))
+	return web.NoSniff(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if cleanPath(r.URL.Path) != r.URL.Path {
+			unclean.ServeHTTP(w, r)
+			return
+		}
+		s.mux.ServeHTTP(w, r)
+	}))
+}
+
+// cleanPath is p as ServeMux cleans it (path.Clean, keeping a trailing slash).
+func cleanPath(p string) string {
+	if p == "" {
+		return "/"
+	}
+	c := path.Clean(p)
+	if strings.HasSuffix(p, "/") && c != "/" {
+		c += "/"
+	}
+	return c
+}
+
+// unclean answers a path with // or dot segments with a JSON 404 naming the clean path,
+// where ServeMux would answer an HTML redirect whose Location repeats the query, key and all.
+func (s *Server) unclean(w http.ResponseWriter, r *http.Request) {
+	web.WriteError(w, http.StatusNotFound, "There is no endpoint at "+r.URL.Path+"; paths are not cleaned, use "+cleanPath(r.URL.Path)+".")
+}
 
 func (s *Server) stack(route string, h http.Handler) http.Handler {
 	return web.Stack(h,

@@ -103,6 +103,8 @@ func TestStatusCodesAndErrorBodies(t *testing.T) {
 		{"ip that does not decode", "GET", "/data/ip-geolocation-with-confidence?key=good&ip=8.8.8.8%", nil, 400, "query string is not valid"},
 		{"endpoints without a key too", "GET", "/data/sources?x=%zz", nil, 400, "query string is not valid"},
 		{"unknown path", "GET", "/data/nothing-here", nil, 404, "no endpoint"},
+		{"double slash", "GET", "/data//countries?key=good", nil, 404, "use /data/countries"},
+		{"dot segment", "GET", "/data/x/../countries?key=good", nil, 404, "use /data/countries"},
 		{"wrong method", "POST", "/data/countries?key=good", nil, 405, "use GET"},
 		{"sources need no key", "GET", "/data/sources", nil, 200, ""},
 		{"healthz", "GET", "/healthz", nil, 200, ""},

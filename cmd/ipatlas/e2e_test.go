@@ -351,3 +351,44 @@ func TestSIGHUPReloadsSnapshot(t *testing.T) {
 		t.Errorf("a corrupt snapshot replaced the serving one (loadedAt %s -> %s)", second, got)
 	}
 }
+
+// TestListenerEdges: the dashboard and the API share one router behind the API's handler,
+// so a wrong method on a dashboard page is a JSON 405 naming the methods, a path with //
+// is a JSON 404 (not an HTML redirect repeating the key), and the pages carry nosniff too.
+func TestListenerEdges(t *testing.T) {
+	e := newEnv(t)
+	key := e.ipatlas("keys", "create", "--email", "edges@example.org")
+	s := e.serve()
+	for _, tc := range []struct {
+		method, path string
+		code         int
+		allow        string
+	}{
+		{"DELETE", "/signup", 405, "GET, HEAD, POST"},
+		{"GET", "/data//countries?key=" + key, 404, ""},
+		{"GET", "/login", 200, ""},
+	} {
+		req, err := http.NewRequest(tc.method, s.base+tc.path, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp, err := (&http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}).Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != tc.code || resp.Header.Get("Allow") != tc.allow {
+			t.Errorf("%s %s: %d, Allow %q; want %d, %q: %s", tc.method, tc.path, resp.StatusCode, resp.Header.Get("Allow"), tc.code, tc.allow, body)
+		}
+		if tc.code != 200 && !json.Valid(body) {
+			t.Errorf("%s %s: body is not JSON: %s", tc.method, tc.path, body)
+		}
+		if resp.Header.Get("X-Content-Type-Options") != "nosniff" {
+			t.Errorf("%s %s: no nosniff", tc.method, tc.path)
+		}
+		if strings.Contains(string(body), key) || strings.Contains(resp.Header.Get("Location"), key) {
+			t.Errorf("%s %s: the answer repeats the key", tc.method, tc.path)
+		}
+	}
+}

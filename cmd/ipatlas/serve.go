@@ -107,11 +107,10 @@ func runServe(ctx context.Context, args []string, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	// The dashboard's pages and the API share the listener; everything not the dashboard's
-	// goes to the API handler.
-	root := http.NewServeMux()
-	dash.Register(root)
-	root.Handle("/", srv.Handler())
+	// The dashboard's pages and the API share the listener and the API's router, so that
+	// both get its JSON 404 and 405 answers and its headers.
+	dash.Register(srv.Mux())
+	root := srv.Handler()
 
 	hup, stopHUP := dataset.NotifyReload()
 	defer stopHUP()

@@ -100,6 +100,11 @@ func (s *Server) routes() {
 	s.mux.Handle("/", s.stack("unmatched", http.HandlerFunc(s.unmatched)))
 }
 
+// Mux returns the router, for the other parts of the service that share the listener (the
+// dashboard) to add their routes: requests reach them through Handler, which answers what no
+// route takes with the JSON 404 or 405 and sets the headers every answer carries.
+func (s *Server) Mux() *http.ServeMux { return s.mux }
+
 // Handler returns the root handler.
 func (s *Server) Handler() http.Handler {
 	unclean := s.stack("unmatched", http.HandlerFunc(s.unclean))

@@ -1,7 +1,10 @@
 package api
 
 import (
+	"cmp"
+	"math"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/ipatlas/ipatlas/internal/country"
@@ -27,7 +30,9 @@ import (
 //	continent, continentCode   continent name, localised where the geolocation data has it,
 //	                           and its two-letter code
 //	countryName, countryCode   localised country name, ISO 3166-1 alpha-2
-//	principalSubdivision(Code) localised admin-1 name, ISO 3166-2 code ("" if none)
+//	principalSubdivision(Code) localised admin-1 name, ISO 3166-2 code ("" if none): the
+//	                           first level above Natural Earth's feature where that is a
+//	                           second-level one (see revgeoParent)
 //	city, locality             GeoNames places: the most significant place whose urban area
 //	                           reaches the point, and the nearest populated place; named as
 //	                           the geolocation data names the place in the language (GeoLite2's
@@ -160,6 +165,10 @@ func (s *Server) revgeoAnswer(w http.ResponseWriter, r *http.Request, lat, lon f
 	body.city = revgeoGeoNamesName(snap.IPGeo, p.City.GeonameID, lang, p.City.Name)
 	body.locality = revgeoGeoNamesName(snap.IPGeo, p.Locality.GeonameID, lang, p.Locality.Name)
 	li := p.LocalityInfo()
+	if parent, ok := revgeoParent(snap.IPGeo, p.Subdivision, lang); ok {
+		body.subdivision, body.subdivisionCode = parent.name, parent.isoCode
+		li = revgeoNest(li, parent)
+	}
 	for _, a := range li.Administrative {
 		ra := revgeoFromArea(a, lang)
 		if a.AdminLevel == 2 && hasCountry {
@@ -182,6 +191,74 @@ func (s *Server) revgeoAnswer(w http.ResponseWriter, r *http.Request, lat, lon f
 	}
 	body.write(w)
 	return nil
+}
+
+// revgeoParent is the first-level subdivision above s, named in lang, where s is a
+// second-level one: Natural Earth's admin-1 is a London borough, a French département, a
+// Spanish or Italian province in those countries, and the geolocation data, whose records
+// nest them below England, the région, the autonomous community, the region, names the
+// first level (ipgeo.DB.ParentSubdivision). Reverse geocoding so gives the principal
+// subdivision that geolocation gives for the same place.
+func revgeoParent(names *ipgeo.DB, s revgeo.Subdivision, lang string) (revgeoArea, bool) {
+	if s.IsZero() || s.GeonameID < 0 || s.GeonameID > math.MaxUint32 {
+		return revgeoArea{}, false
+	}
+	p, ok := names.ParentSubdivision(uint32(s.GeonameID), s.Code)
+	if !ok || p.Code == "" || !strings.HasPrefix(p.Code, s.CountryCode+"-") {
+		return revgeoArea{}, false
+	}
+	name, ok := p.Names.Name(lang)
+	if !ok {
+		return revgeoArea{}, false
+	}
+	return revgeoArea{name: name, description: "principal subdivision", isoCode: p.Code, adminLevel: 4, geonameID: int(p.GeonameID)}, true
+}
+
+// revgeoNest puts parent above the principal subdivision of li, which becomes a
+// second-order division (adminLevel 6, as geolocation calls it), and moves every later area
+// one order down; a GeoNames second-order division that is the same place is dropped.
+func revgeoNest(li revgeo.LocalityInfo, parent revgeoArea) revgeo.LocalityInfo {
+	i := slices.IndexFunc(li.Administrative, func(a revgeo.Area) bool { return a.AdminLevel == 4 })
+	if i < 0 {
+		return li
+	}
+	sub := li.Administrative[i]
+	admin := make([]revgeo.Area, 0, len(li.Administrative)+1)
+	for j, a := range li.Administrative {
+		switch {
+		case j == i:
+			admin = append(admin, revgeo.Area{
+				Names: revgeo.NewNames(parent.name, nil), Description: parent.description, ISOCode: parent.isoCode,
+				AdminLevel: 4, Order: sub.Order, GeonameID: parent.geonameID,
+			})
+			a.AdminLevel, a.Description, a.ISOName = 6, "second-order administrative division", ""
+		case a.AdminLevel == 6 && a.GeonameID != 0 && a.GeonameID == sub.GeonameID:
+			continue
+		}
+		if a.Order >= sub.Order {
+			a.Order++
+		}
+		admin = append(admin, a)
+	}
+	info := slices.Clone(li.Informative)
+	for j := range info {
+		if info[j].Order >= sub.Order {
+			info[j].Order++
+		}
+	}
+	// Close the gap a dropped duplicate leaves: orders run 1, 2, 3, ... over both arrays.
+	all := make([]*revgeo.Area, 0, len(admin)+len(info))
+	for j := range admin {
+		all = append(all, &admin[j])
+	}
+	for j := range info {
+		all = append(all, &info[j])
+	}
+	slices.SortStableFunc(all, func(a, b *revgeo.Area) int { return cmp.Compare(a.Order, b.Order) })
+	for j, a := range all {
+		a.Order = j + 1
+	}
+	return revgeo.LocalityInfo{Administrative: admin, Informative: info}
 }
 
 // revgeoGeoNamesName names the GeoNames populated place id in lang: the geolocation data's

@@ -13,6 +13,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/ipatlas/ipatlas/internal/revgeo"
 )
 
 type revgeoBodyJSON struct {
@@ -82,6 +84,14 @@ func TestReverseGeocode(t *testing.T) {
 		{"latitude=50.9375&longitude=6.9603", "DE", "Germany", "North Rhine-Westphalia", "DE-NW", "Cologne"}, // GeoNames: Köln
 		{"latitude=50.9375&longitude=6.9603&localityLanguage=it", "DE", "Germania", "Renania Settentrionale-Vestfalia", "DE-NW", "Köln"},
 		{"latitude=0&longitude=-30", "", "", "", "", ""}, // the Atlantic
+		// Where Natural Earth's admin-1 is the second level, the principal subdivision is the
+		// first, as geolocation names it: England, not the City of Westminster.
+		{"latitude=51.5007&longitude=-0.1246", "GB", "United Kingdom", "England", "GB-ENG", "London"},
+		{"latitude=55.9533&longitude=-3.1883", "GB", "United Kingdom", "Scotland", "GB-SCT", "Edinburgh"},
+		{"latitude=41.4036&longitude=2.1744", "ES", "Spain", "Catalonia", "ES-CT", "Barcelona"},
+		{"latitude=41.4036&longitude=2.1744&localityLanguage=default", "ES", "España", "Cataluña", "ES-CT", "Barcelona"},
+		{"latitude=48.8584&longitude=2.2945", "FR", "France", "Île-de-France", "FR-IDF", "Paris"},
+		{"latitude=45.4642&longitude=9.19", "IT", "Italy", "Lombardy", "IT-25", "Milan"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.query, func(t *testing.T) {
@@ -134,6 +144,45 @@ func TestReverseGeocode(t *testing.T) {
 
 // TestReverseGeocodeLocalityNamed: the locality, when it is not the city, is named as the
 // city is, and its informative entry with it (Central, Hong Kong, in Japanese).
+// TestReverseGeocodeNestsSecondLevel: below the first-level subdivision that geolocation
+// names comes Natural Earth's feature as a second-order division, with its ISO code; a
+// GeoNames division that is the same place is not repeated; orders run 1, 2, 3, ... over
+// both arrays.
+func TestReverseGeocodeNestsSecondLevel(t *testing.T) {
+	s := realPlacesServer(t)
+	for _, tc := range []struct {
+		query string
+		admin []string // isoCode@adminLevel, the country's first
+	}{
+		{"latitude=41.4036&longitude=2.1744", []string{"ES@2", "ES-CT@4", "ES-B@6"}},
+		{"latitude=51.5007&longitude=-0.1246", []string{"GB@2", "GB-ENG@4", "GB-WSM@6"}},
+		{"latitude=45.4642&longitude=9.19", []string{"IT@2", "IT-25@4", "IT-MI@6"}},
+		{"latitude=48.137&longitude=11.575", []string{"DE@2", "DE-BY@4"}}, // a first-level feature: as it was
+	} {
+		b := revgeoGet(t, s, "/data/reverse-geocode?key=good&"+tc.query, "")
+		var got []string
+		orders := map[int]bool{}
+		for _, a := range b.LocalityInfo.Administrative {
+			if a.AdminLevel <= 6 && a.ISOCode != "" {
+				got = append(got, fmt.Sprintf("%s@%d", a.ISOCode, a.AdminLevel))
+			}
+			orders[a.Order] = true
+		}
+		for _, a := range b.LocalityInfo.Informative {
+			orders[a.Order] = true
+		}
+		if !slices.Equal(got, tc.admin) {
+			t.Errorf("%s: administrative %v, want %v", tc.query, got, tc.admin)
+		}
+		for i := 1; i <= len(orders); i++ {
+			if !orders[i] {
+				t.Errorf("%s: orders %v do not run 1 to %d", tc.query, orders, len(orders))
+				break
+			}
+		}
+	}
+}
+
 func TestReverseGeocodeLocalityNamed(t *testing.T) {
 	s := realPlacesServer(t)
 	b := revgeoGet(t, s, "/data/reverse-geocode?key=good&latitude=22.2819&longitude=114.1589&localityLanguage=ja", "")
@@ -278,4 +327,37 @@ func FuzzReverseGeocodeParams(f *testing.F) {
 			t.Fatalf("invalid JSON: %s", rec.Body)
 		}
 	})
+}
+
+// TestRevgeoNest: the parent takes the subdivision's place and order, the subdivision becomes
+// a second-order division one order down, a GeoNames division that is the same place is
+// dropped, and the orders close up.
+func TestRevgeoNest(t *testing.T) {
+	area := func(name string, level, order, id int) revgeo.Area {
+		return revgeo.Area{Names: revgeo.NewNames(name, nil), AdminLevel: level, Order: order, GeonameID: id, Description: "d"}
+	}
+	li := revgeo.LocalityInfo{
+		Administrative: []revgeo.Area{area("Spain", 2, 2, 1), area("Barcelona", 4, 4, 10), area("Provincia de Barcelona", 6, 5, 10)},
+		Informative:    []revgeo.Area{area("Europe", 0, 1, 0), area("Europe/Madrid", 0, 3, 0), area("Barcelona city", 0, 6, 20)},
+	}
+	got := revgeoNest(li, revgeoArea{name: "Catalonia", description: "principal subdivision", isoCode: "ES-CT", adminLevel: 4, geonameID: 5})
+	type entry struct {
+		name         string
+		level, order int
+	}
+	var admin, info []entry
+	for _, a := range got.Administrative {
+		admin = append(admin, entry{a.Names.Name("en"), a.AdminLevel, a.Order})
+	}
+	for _, a := range got.Informative {
+		info = append(info, entry{a.Names.Name("en"), a.AdminLevel, a.Order})
+	}
+	wantAdmin := []entry{{"Spain", 2, 2}, {"Catalonia", 4, 4}, {"Barcelona", 6, 5}}
+	wantInfo := []entry{{"Europe", 0, 1}, {"Europe/Madrid", 0, 3}, {"Barcelona city", 0, 6}}
+	if !slices.Equal(admin, wantAdmin) || !slices.Equal(info, wantInfo) {
+		t.Errorf("administrative %v, informative %v; want %v, %v", admin, info, wantAdmin, wantInfo)
+	}
+	if li.Informative[2].Order != 6 || li.Administrative[1].AdminLevel != 4 {
+		t.Error("revgeoNest changed its argument")
+	}
 }

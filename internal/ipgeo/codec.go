@@ -650,6 +650,7 @@ func decode(b []byte) (*DB, error) {
 	}
 	db.plus = string(plus)
 	db.indexContinents()
+	db.indexSubdivisionParents()
 
 	// Address tables.
 	if db.v4, err = decodeTable32(t[tV4Keys], t[tV4Vals], nrec); err != nil {

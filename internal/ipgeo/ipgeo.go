@@ -207,6 +207,7 @@ type DB struct {
 	byID   []uint32 // indexes of the places that have a GeoNames id, sorted by it
 	// continents maps a continent code to its place reference (1 + index into places).
 	continents map[string]uint32
+	parents    subParents // the subdivision hierarchy of the records
 	records    []record
 	subdivs    []Area // backing store of every record's Subdivisions
 	text       string // the section's string blob: postcodes and time zones are spans of it

@@ -607,3 +607,41 @@ func TestPlaced(t *testing.T) {
 		}
 	}
 }
+
+// TestParentSubdivision: a subdivision the records name only second has the first as its
+// parent, by GeoNames id and by ISO code; a first-level one, one below two different
+// subdivisions, and an unknown one have none.
+func TestParentSubdivision(t *testing.T) {
+	d := fixture()
+	d.Places = append(d.Places,
+		PlaceData{Code: "AU-SYD", GeonameID: 9000001, Names: names("City of Sydney")}, // 6
+		PlaceData{Code: "AU-VIC", GeonameID: 2145234, Names: names("Victoria")},       // 7
+		PlaceData{Code: "AU-XX", GeonameID: 9000002, Names: names("Borderland")},      // 8
+	)
+	d.Records[0].Subdivisions = []int{2, 6} // New South Wales, City of Sydney
+	d.Records[5].Subdivisions = []int{2, 8} // Borderland below New South Wales ...
+	d.Records[1].Subdivisions = []int{7, 8} // ... and below Victoria
+	d.Records[2].Subdivisions = []int{7}    // Victoria, first-level
+	db, _ := mustDB(t, d)
+	for _, tc := range []struct {
+		name string
+		id   uint32
+		code string
+		want uint32 // the parent's GeonameID; 0: none
+	}{
+		{"by id", 9000001, "", 2155400},
+		{"by code, the id unknown", 77, "au-syd", 2155400},
+		{"first level", 2155400, "AU-NSW", 0},
+		{"first level, by code", 0, "AU-VIC", 0},
+		{"below two", 9000002, "AU-XX", 0},
+		{"unknown", 12345, "AU-QQ", 0},
+	} {
+		p, ok := db.ParentSubdivision(tc.id, tc.code)
+		if ok != (tc.want != 0) || p.GeonameID != tc.want {
+			t.Errorf("%s: %v, %+v; want parent %d", tc.name, ok, p, tc.want)
+		}
+	}
+	if p, _ := db.ParentSubdivision(9000001, ""); p.Code != "AU-NSW" || p.Names.Get(langEnglish) != "New South Wales" {
+		t.Errorf("parent %+v: want AU-NSW, New South Wales", p)
+	}
+}

@@ -1,0 +1,75 @@
+package ipgeo
+
+import "strings"
+
+// subParents is the data's subdivision hierarchy: for each subdivision that the records name
+// only second, below one other (Barnet below England, the province of Barcelona below
+// Catalonia), that other, by the second one's GeoNames id and by its ISO 3166-2 code.
+type subParents struct {
+	first  map[uint32]bool // GeoNames ids of subdivisions some record names first
+	byID   map[uint32]Area
+	byCode map[string]Area // "ES-B"
+}
+
+// indexSubdivisionParents fills db.parents from the records. A subdivision that some record
+// names first is a first-level one and has no parent; one that records place below two
+// different subdivisions has none either.
+func (db *DB) indexSubdivisionParents() {
+	type link struct {
+		child  uint32
+		parent Area
+	}
+	first := map[uint32]bool{}
+	byID := map[uint32]Area{}
+	byCode := map[string]link{}
+	ambiguous := map[uint32]bool{}
+	for i := range db.records {
+		r := &db.records[i]
+		if r.nSub == 0 {
+			continue
+		}
+		subs := db.subdivs[r.sub : r.sub+uint32(r.nSub)]
+		first[subs[0].GeonameID] = true
+		if len(subs) < 2 || subs[0].GeonameID == 0 || subs[1].GeonameID == 0 {
+			continue
+		}
+		child, parent := subs[1], subs[0]
+		if p, ok := byID[child.GeonameID]; ok && p.GeonameID != parent.GeonameID {
+			ambiguous[child.GeonameID] = true
+		}
+		byID[child.GeonameID] = parent
+		if child.Code != "" { // ISO 3166-2, with the country: "GB-BNE"
+			byCode[child.Code] = link{child.GeonameID, parent}
+		}
+	}
+	p := subParents{first: first, byID: map[uint32]Area{}, byCode: map[string]Area{}}
+	for id, a := range byID {
+		if !first[id] && !ambiguous[id] {
+			p.byID[id] = a
+		}
+	}
+	for code, l := range byCode {
+		if _, ok := p.byID[l.child]; ok {
+			p.byCode[code] = l.parent
+		}
+	}
+	db.parents = p
+}
+
+// ParentSubdivision returns the first-level subdivision above a second-level one, given by
+// its GeoNames id or, where the id is unknown to the data, its ISO 3166-2 code ("GB-BNE"),
+// as the data's records nest them: England above the London Borough of Barnet, Catalonia
+// above the province of Barcelona. It reports false for a first-level subdivision and for
+// one the data does not place below exactly one other. Other data whose first level is finer
+// than ISO's (Natural Earth's admin-1 in Britain, France, Spain, Italy) can so name the
+// principal subdivision as geolocation does.
+func (db *DB) ParentSubdivision(geonameID uint32, isoCode string) (Area, bool) {
+	if db == nil || db.parents.first[geonameID] && geonameID != 0 {
+		return Area{}, false
+	}
+	if p, ok := db.parents.byID[geonameID]; ok {
+		return p, true
+	}
+	p, ok := db.parents.byCode[strings.ToUpper(isoCode)]
+	return p, ok
+}

@@ -117,10 +117,11 @@ func (s *Server) Handler() http.Handler {
 	}))
 }
 
-// cleanPath is p as ServeMux cleans it (path.Clean, keeping a trailing slash).
+// cleanPath is p as ServeMux cleans it (path.Clean, keeping a trailing slash); "" stays ""
+// (an absolute-form request without a path, which ServeMux answers as "/").
 func cleanPath(p string) string {
 	if p == "" {
-		return "/"
+		return ""
 	}
 	c := path.Clean(p)
 	if strings.HasSuffix(p, "/") && c != "/" {

@@ -75,16 +75,6 @@ func newKeylessLimiter(rate float64, burst, maxClients int) *keylessLimiter {
 	return l
 }
 
-// keylessKey is the bucket key of a client: the address, or its /64 for IPv6.
-func keylessKey(a netip.Addr) netip.Addr {
-	a = a.Unmap()
-	if a.Is6() {
-		p, _ := a.Prefix(64)
-		return p.Addr()
-	}
-	return a
-}
-
 func keylessShardOf(a netip.Addr) int {
 	b := a.As16()
 	var h uint64 = 14695981039346656037
@@ -97,7 +87,7 @@ func keylessShardOf(a netip.Addr) int {
 // allow takes a token from a's bucket. When there is none it reports false and how long
 // until there is one.
 func (l *keylessLimiter) allow(a netip.Addr) (bool, time.Duration) {
-	a = keylessKey(a)
+	a = web.ClientKey(a)
 	sh := &l.shards[keylessShardOf(a)]
 	now := l.now()
 	sh.mu.Lock()

@@ -142,8 +142,6 @@ func TestReverseGeocode(t *testing.T) {
 	}
 }
 
-// TestReverseGeocodeLocalityNamed: the locality, when it is not the city, is named as the
-// city is, and its informative entry with it (Central, Hong Kong, in Japanese).
 // TestReverseGeocodeNestsSecondLevel: below the first-level subdivision that geolocation
 // names comes Natural Earth's feature as a second-order division, with its ISO code; a
 // GeoNames division that is the same place is not repeated; orders run 1, 2, 3, ... over
@@ -183,6 +181,8 @@ func TestReverseGeocodeNestsSecondLevel(t *testing.T) {
 	}
 }
 
+// TestReverseGeocodeLocalityNamed: the locality, when it is not the city, is named as the
+// city is, and its informative entry with it (Central, Hong Kong, in Japanese).
 func TestReverseGeocodeLocalityNamed(t *testing.T) {
 	s := realPlacesServer(t)
 	b := revgeoGet(t, s, "/data/reverse-geocode?key=good&latitude=22.2819&longitude=114.1589&localityLanguage=ja", "")

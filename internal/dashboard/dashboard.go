@@ -215,7 +215,7 @@ func (s *Server) wrap(fn func(http.ResponseWriter, *http.Request) error) http.Ha
 			s.renderError(w, r, we.Code, we.Msg)
 			return
 		}
-		s.opt.Log.ErrorContext(r.Context(), "dashboard: request failed", "path", r.URL.Path, "err", err)
+		s.opt.Log.ErrorContext(r.Context(), "dashboard: request failed", "path", web.RedactKeys(r.URL.Path), "err", err)
 		s.renderError(w, r, http.StatusInternalServerError, "Something went wrong on our side; please try again.")
 	})
 }
@@ -391,11 +391,19 @@ func (s *Server) signup(w http.ResponseWriter, r *http.Request) error {
 	if _, err := s.opt.Store.AccountByEmail(r.Context(), email); err == nil {
 		return fail(http.StatusConflict, "An account with this email already exists (duplicate email). Log in instead.")
 	}
+	// The sign-up is counted before the slow part (hashing, the store), so that requests
+	// sent at once cannot all pass the check; one that creates nothing gives it back.
 	now, addr := s.opt.Now(), s.clientAddr(r)
-	if !s.signups.allowed(addr, now) {
+	if !s.signups.take(addr, now) {
 		w.Header().Set("Retry-After", fmt.Sprint(int(s.opt.SignupWindow/time.Second)))
 		return fail(http.StatusTooManyRequests, "Too many accounts were created from your address. Try again later.")
 	}
+	created := false
+	defer func() {
+		if !created {
+			s.signups.giveBack(addr, now)
+		}
+	}()
 	key := auth.NewKey()
 	acct, err := s.opt.Store.CreateAccount(r.Context(), account.NewAccount{
 		Email: email, Plan: quota.DefaultPlan, KeyHash: account.HashKey(key), KeyHint: account.KeyHint(key), PasswordHash: auth.HashPassword(password),
@@ -406,7 +414,7 @@ func (s *Server) signup(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	s.signups.fail(addr, now) // counts the account against the address
+	created = true
 	s.opt.Log.Info("dashboard: account created", "account", acct.ID)
 	if err := s.newSession(r.Context(), w, r, acct.ID); err != nil {
 		return err
@@ -416,10 +424,11 @@ func (s *Server) signup(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// clientAddr is the client's address as the throttles key it ("?" when unknown).
+// clientAddr is the client as the throttles key it: its address, its /64 for IPv6 (see
+// web.ClientKey), "?" when unknown.
 func (s *Server) clientAddr(r *http.Request) string {
 	if a, ok := s.opt.ClientAddrs.Of(r); ok {
-		return a.String()
+		return web.ClientKey(a).String()
 	}
 	return "?"
 }

@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -301,6 +302,42 @@ func TestSignupThrottled(t *testing.T) {
 	want(t, h.post(c, "/signup", url.Values{"csrf": {h.csrf(c, "/signup")}, "email": {"user9@example.org"}, "password": {pw}}), http.StatusTooManyRequests, "Too many accounts")
 	if _, err := h.store.AccountByEmail(t.Context(), "user9@example.org"); !errors.Is(err, account.ErrNotFound) {
 		t.Errorf("the refused sign-up created an account: %v", err)
+	}
+}
+
+// TestSignupThrottledAtOnce: sign-ups sent at the same moment from one address cannot all
+// pass the check before any is counted.
+func TestSignupThrottledAtOnce(t *testing.T) {
+	h := newHarness(t, true, false, func(o *Options) { o.MaxSignupsPerAddr = 3 })
+	const n = 12
+	var forms [n]url.Values
+	var clients [n]*http.Client
+	for i := range n {
+		clients[i] = h.browser()
+		forms[i] = url.Values{"csrf": {h.csrf(clients[i], "/signup")}, "email": {fmt.Sprintf("at%d@example.org", i)}, "password": {pw}}
+	}
+	var wg sync.WaitGroup
+	codes := make([]int, n)
+	for i := range n {
+		wg.Go(func() {
+			r, err := clients[i].PostForm(h.srv.URL+"/signup", forms[i])
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			r.Body.Close()
+			codes[i] = r.StatusCode
+		})
+	}
+	wg.Wait()
+	created := 0
+	for i := range n {
+		if _, err := h.store.AccountByEmail(t.Context(), fmt.Sprintf("at%d@example.org", i)); err == nil {
+			created++
+		}
+	}
+	if created != 3 {
+		t.Errorf("%d accounts created at once (statuses %v), want 3", created, codes)
 	}
 }
 

@@ -53,6 +53,36 @@ func (t *throttle) fail(key string, now time.Time) {
 	w.n++
 }
 
+// take counts an event for key if key is still allowed one at now, in one step, and reports
+// whether it did: concurrent callers cannot all pass as they could between allowed and fail.
+func (t *throttle) take(key string, now time.Time) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	w, ok := t.hits[key]
+	if !ok || now.Sub(w.start) >= t.window {
+		if !ok && len(t.hits) >= t.limit && !t.sweepLocked(now) {
+			return false
+		}
+		w = &window{start: now}
+		t.hits[key] = w
+	}
+	if w.n >= t.max {
+		return false
+	}
+	w.n++
+	return true
+}
+
+// giveBack uncounts an event taken at now that did not happen after all, if its window
+// is still the current one.
+func (t *throttle) giveBack(key string, now time.Time) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if w, ok := t.hits[key]; ok && !w.start.After(now) && now.Sub(w.start) < t.window && w.n > 0 {
+		w.n--
+	}
+}
+
 // reset forgets key's failures (after a successful log-in).
 func (t *throttle) reset(key string) {
 	t.mu.Lock()

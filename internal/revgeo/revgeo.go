@@ -21,9 +21,12 @@
 //     admin-2 (the same GeoNames id: French départements, Italian provinces);
 //     Place.SubdivisionInferred says so.
 //   - Locality: the nearest populated place of the point's country within LocalityRadiusKm,
-//     preferring one in the point's own subdivision polygon: when the nearest lies across a
-//     subdivision border (Neuilly-sur-Seine, 3 km from the Eiffel Tower but outside Paris), the
-//     nearest of the localityCandidates nearest places that lies inside it (Paris) is taken.
+//     preferring one in the point's own subdivision: when the nearest lies in another
+//     (Neuilly-sur-Seine, 3 km from the Eiffel Tower but outside Paris), the nearest of the
+//     localityCandidates nearest places that lies in it (Paris) is taken. A place's
+//     subdivision is the one its GeoNames codes name (its admin-2 is the subdivision, or its
+//     admin-1 is the subdivision's code), else the polygon that holds it: the codes come
+//     first because the polygons are simplified, and Paris's holds Neuilly.
 //   - City: the most populous "city-class" place (see IsCityClass) of the point's country whose
 //     urban radius (see UrbanRadiusKm) reaches the point; when there is none, the locality.
 //   - Second-order division (Admin2): the GeoNames admin-2 of the locality, when the locality

@@ -114,3 +114,14 @@ func parseHostAddr(s string) (netip.Addr, bool) {
 	}
 	return a.WithZone("").Unmap(), true
 }
+
+// ClientKey is what limits count a client by: its address, or for IPv6 its /64, which one
+// subscriber usually holds whole and can draw fresh addresses from.
+func ClientKey(a netip.Addr) netip.Addr {
+	a = a.Unmap()
+	if a.Is6() {
+		p, _ := a.Prefix(64)
+		return p.Addr()
+	}
+	return a
+}

@@ -38,7 +38,7 @@ func Recover(log *slog.Logger) Middleware {
 				if v == http.ErrAbortHandler {
 					panic(v)
 				}
-				log.ErrorContext(r.Context(), "panic", "path", r.URL.Path, "panic", fmt.Sprint(v), "stack", string(debug.Stack()), "request_id", w.Header().Get(RequestIDHeader))
+				log.ErrorContext(r.Context(), "panic", "path", RedactKeys(r.URL.Path), "panic", fmt.Sprint(v), "stack", string(debug.Stack()), "request_id", w.Header().Get(RequestIDHeader))
 				WriteError(w, http.StatusInternalServerError, "An internal error occurred and the request was not completed. Please try again.")
 			}()
 			next.ServeHTTP(w, r)
@@ -205,8 +205,10 @@ func keyStart(s string) (int, int) {
 	return best, n
 }
 
+// isKeyChar reports whether c may be part of a key as sent: base32 letters and digits, and
+// '%' for a client that percent-encoded some of them.
 func isKeyChar(c byte) bool {
-	return 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9'
+	return 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '%'
 }
 
 // LimitRequests bounds request bodies and the time a handler may take: every REST call is a

@@ -30,6 +30,7 @@ func TestRedactQuery(t *testing.T) {
 		"foo=ipa_ABC234XYZ":             "foo=REDACTED",
 		"key%3Dipa_ABC234XYZ":           "key%3DREDACTED",
 		"x=ipa%5FABC234XYZ&y=ipa%5fQQ2": "x=REDACTED&y=REDACTED",
+		"x=ipa_%41BC234XYZ&y=1":         "x=REDACTED&y=1",
 		"ip=8.8.8.8&lang=ipa":           "ip=8.8.8.8&lang=ipa",
 	}
 	for in, want := range tests {

@@ -112,10 +112,7 @@ func (db *DB) Lookup(lat, lon float64) (Place, bool) {
 		rec := db.places[li]
 		lsi := db.subdivisionAt(int64(rec.lon), int64(rec.lat), ci)
 		if si < 0 && lsi < 0 {
-			lsi = db.subdivisionByGeoNames(p.Country.Code, p.Locality.Admin1)
-		}
-		if si < 0 && lsi < 0 {
-			lsi = db.subdivisionByAdmin2(ci, p.Locality)
+			lsi = db.placeSub[li] // by the locality's GeoNames codes
 		}
 		if si < 0 && lsi >= 0 {
 			si, p.SubdivisionInferred = lsi, true
@@ -163,39 +160,6 @@ func (db *DB) subdivisionOf(hits []int32, ci int32) int32 {
 		}
 	}
 	return best
-}
-
-// subdivisionByGeoNames returns the subdivision whose GeoNames code is cc + "." + admin1 (the
-// largest of several, see joinGeoNames), or -1 if there is none.
-func (db *DB) subdivisionByGeoNames(cc, admin1 string) int32 {
-	if admin1 == "" {
-		return -1
-	}
-	i, ok := slices.BinarySearchFunc(db.subByGN, 0, func(s int32, _ int) int {
-		return cmpGeoNamesCode(db.subs[s].GeoNamesCode, cc, admin1)
-	})
-	if !ok {
-		return -1
-	}
-	return db.subByGN[i]
-}
-
-// subdivisionByAdmin2 returns the subdivision of country ci that is the GeoNames admin-2 of
-// the populated place l (the same GeoNames id), or -1. Where Natural Earth's admin-1 is
-// GeoNames' admin-2 (French départements, Italian provinces, Philippine provinces), this
-// places a coastal point whose locality lies outside every simplified polygon in its own
-// département.
-func (db *DB) subdivisionByAdmin2(ci int32, l Populated) int32 {
-	ai, ok := db.findAdmin2(l.CountryCode, l.Admin1, l.Admin2)
-	if !ok {
-		return -1
-	}
-	id := db.admin2[ai].GeonameID
-	i, ok := slices.BinarySearchFunc(db.subByID, id, func(s int32, id int) int { return cmp.Compare(db.subs[s].GeonameID, id) })
-	if !ok || db.subCountry[db.subByID[i]] != ci {
-		return -1
-	}
-	return db.subByID[i]
 }
 
 // cmpGeoNamesCode compares the code "CC.A1" with cc + "." + a1 without building the latter.

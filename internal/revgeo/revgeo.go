@@ -16,10 +16,9 @@
 //     border), the subdivision polygon's country is used.
 //   - Principal subdivision: the admin-1 polygon of that country that contains the point.
 //     Failing that (coastal waters, gaps at a simplified coast), the subdivision of the
-//     locality: the polygon that contains the locality, else the subdivision with the
-//     locality's GeoNames admin-1 code, else the subdivision that is the locality's GeoNames
-//     admin-2 (the same GeoNames id: French départements, Italian provinces);
-//     Place.SubdivisionInferred says so.
+//     locality: the polygon that contains the locality, else the one its GeoNames codes name
+//     (the subdivision that is its admin-2, by GeoNames id: French départements, Italian
+//     provinces; else the one with its admin-1 code); Place.SubdivisionInferred says so.
 //   - Locality: the nearest populated place of the point's country within LocalityRadiusKm,
 //     preferring one in the point's own subdivision: when the nearest lies in another
 //     (Neuilly-sur-Seine, 3 km from the Eiffel Tower but outside Paris), the nearest of the

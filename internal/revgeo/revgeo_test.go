@@ -415,8 +415,8 @@ func TestNearestKMatchesScan(t *testing.T) {
 }
 
 // TestPlaceSubdivisionsMatchSearch checks the per-place subdivision joined at decode time
-// against the searches Lookup uses for one place (subdivisionByAdmin2, then
-// subdivisionByGeoNames), over the fixture with places of every kind of code.
+// against slowPlaceSubdivision, a scan of the subdivisions and admin-2 entries, over the
+// fixture with places of every kind of code.
 func TestPlaceSubdivisionsMatchSearch(t *testing.T) {
 	src := fixtureSource()
 	src.Subdivisions[1].GeonameID = 102 // AA-E is also Capital District, an admin-2
@@ -436,12 +436,7 @@ func TestPlaceSubdivisionsMatchSearch(t *testing.T) {
 		for i := db.placeStart[ci]; i < db.placeStart[ci+1]; i++ {
 			r := &db.places[i]
 			pl := Populated{CountryCode: c.Code, Admin1: db.strs[r.a1], Admin2: db.strs[r.a2]}
-			want := db.subdivisionByAdmin2(int32(ci), pl)
-			if want < 0 {
-				if g := db.subdivisionByGeoNames(c.Code, pl.Admin1); g >= 0 && db.subCountry[g] == int32(ci) {
-					want = g
-				}
-			}
+			want := slowPlaceSubdivision(db, int32(ci), pl)
 			if got := db.placeSub[i]; got != want {
 				t.Errorf("%s %s/%s: placeSub %d, want %d", c.Code, pl.Admin1, pl.Admin2, got, want)
 			}
@@ -453,4 +448,39 @@ func TestPlaceSubdivisionsMatchSearch(t *testing.T) {
 	if joined < 5 {
 		t.Errorf("only %d places joined: the fixture does not exercise the join", joined)
 	}
+}
+
+// slowPlaceSubdivision is placeSubdivisions' join for one place, by scanning: the
+// subdivision of country ci that alone carries the GeoNames id of the place's admin-2; else
+// the largest subdivision whose GeoNames code is the place's country and admin-1, if it is
+// of country ci; else -1.
+func slowPlaceSubdivision(db *DB, ci int32, l Populated) int32 {
+	if l.Admin1 == "" {
+		return -1
+	}
+	for _, a := range db.admin2 {
+		if a.CountryCode != l.CountryCode || a.Admin1 != l.Admin1 || a.Code != l.Admin2 || l.Admin2 == "" {
+			continue
+		}
+		var with []int32
+		for s := range db.subs {
+			if db.subs[s].GeonameID == a.GeonameID {
+				with = append(with, int32(s))
+			}
+		}
+		if len(with) == 1 && db.subCountry[with[0]] == ci {
+			return with[0]
+		}
+	}
+	best := int32(-1)
+	area := db.layers[LayerSubdivision].area
+	for s := range db.subs {
+		if db.subs[s].GeoNamesCode == l.CountryCode+"."+l.Admin1 && (best < 0 || featureArea(area, s) > featureArea(area, int(best))) {
+			best = int32(s)
+		}
+	}
+	if best >= 0 && db.subCountry[best] != ci {
+		return -1
+	}
+	return best
 }

@@ -38,19 +38,13 @@ func (t *throttle) allowed(key string, now time.Time) bool {
 	return w.n < t.max
 }
 
-// fail records an attempt for key: a failed log-in, a sign-up.
+// fail records a failed log-in for key.
 func (t *throttle) fail(key string, now time.Time) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	w, ok := t.hits[key]
-	if !ok || now.Sub(w.start) >= t.window {
-		if !ok && len(t.hits) >= t.limit && !t.sweepLocked(now) {
-			return
-		}
-		w = &window{start: now}
-		t.hits[key] = w
+	if w := t.currentLocked(key, now); w != nil {
+		w.n++
 	}
-	w.n++
 }
 
 // take counts an event for key if key is still allowed one at now, in one step, and reports
@@ -58,19 +52,27 @@ func (t *throttle) fail(key string, now time.Time) {
 func (t *throttle) take(key string, now time.Time) bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	w, ok := t.hits[key]
-	if !ok || now.Sub(w.start) >= t.window {
-		if !ok && len(t.hits) >= t.limit && !t.sweepLocked(now) {
-			return false
-		}
-		w = &window{start: now}
-		t.hits[key] = w
-	}
-	if w.n >= t.max {
+	w := t.currentLocked(key, now)
+	if w == nil || w.n >= t.max {
 		return false
 	}
 	w.n++
 	return true
+}
+
+// currentLocked returns key's window at now, a new one if its last has expired; nil when a
+// new key would not fit (see throttle).
+func (t *throttle) currentLocked(key string, now time.Time) *window {
+	w, ok := t.hits[key]
+	if ok && now.Sub(w.start) < t.window {
+		return w
+	}
+	if !ok && len(t.hits) >= t.limit && !t.sweepLocked(now) {
+		return nil
+	}
+	w = &window{start: now}
+	t.hits[key] = w
+	return w
 }
 
 // giveBack uncounts an event taken at now that did not happen after all, if its window

@@ -158,7 +158,6 @@ func RedactQuery(raw string) string {
 		return ""
 	}
 	if strings.ContainsAny(raw, "yY%") { // no parameter named key without a y
-
 		parts := strings.Split(raw, "&")
 		for i, p := range parts {
 			k, _, hasValue := strings.Cut(p, "=")

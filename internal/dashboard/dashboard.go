@@ -296,8 +296,6 @@ func checkPreToken(r *http.Request) error {
 	return nil
 }
 
-type ctxKey struct{}
-
 type session struct {
 	token string
 	acct  account.Account

@@ -11,7 +11,7 @@ FUZZTIME ?= 10s
 
 MIRROR_FLAG := $(if $(MIRROR),--mirror $(MIRROR),)
 
-.PHONY: build run data data-update test fmt-check vet unit test-snapshot bench fuzz clean
+.PHONY: build run data data-update test fmt-check vet lint unit test-snapshot bench fuzz clean
 
 build:
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "-s -w -X main.version=$(VERSION)" -o $(BIN) ./cmd/ipatlas
@@ -30,7 +30,7 @@ run: data
 	echo "Try:  curl 'http://$(ADDR)/data/country-info?code=IE&localityLanguage=de&key='$$key" && echo "" && \
 	exec $(BIN) serve --addr $(ADDR) --data $(DATA)
 
-test: fmt-check vet unit
+test: fmt-check vet lint unit
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -41,6 +41,12 @@ fmt-check:
 
 vet:
 	$(GO) vet ./...
+
+# lint runs staticcheck at a pinned version, fetched through the module proxy like any module.
+STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
+
+lint:
+	$(GO) run $(STATICCHECK) ./...
 
 # test-snapshot builds the full real-data snapshot that the real-data tests read (through
 # IPATLAS_TEST_SNAPSHOT): npm sources through the shared test cache, the others from

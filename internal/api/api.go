@@ -51,6 +51,7 @@ type Options struct {
 type Server struct {
 	opt     Options
 	mux     *http.ServeMux
+	root    http.Handler // mux behind the clean-path check and the common headers (Handler)
 	metrics *web.Metrics
 	ids     *web.RequestIDs
 	views   viewCache
@@ -73,6 +74,7 @@ func New(opt Options) *Server {
 		s.metrics = web.NewMetrics(opt.Registry)
 	}
 	s.routes()
+	s.root = s.newRoot()
 	return s
 }
 
@@ -106,7 +108,10 @@ func (s *Server) routes() {
 func (s *Server) Mux() *http.ServeMux { return s.mux }
 
 // Handler returns the root handler.
-func (s *Server) Handler() http.Handler {
+func (s *Server) Handler() http.Handler { return s.root }
+
+// newRoot builds the root handler once: the router, with unclean paths answered before it.
+func (s *Server) newRoot() http.Handler {
 	unclean := s.stack("unmatched", http.HandlerFunc(s.unclean))
 	return web.NoSniff(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if cleanPath(r.URL.Path) != r.URL.Path {

@@ -34,6 +34,7 @@ type serveConfig struct {
 	addr, ipv4Addr, adminAddr string
 	dataDir, storeURL         string
 	trustedProxies            string
+	forwardedHeader           string
 	tlsCert, tlsKey           string
 	plansFile                 string
 	logFormat, logLevel       string
@@ -52,7 +53,8 @@ func runServe(ctx context.Context, args []string, stderr io.Writer) error {
 	fs.StringVar(&c.adminAddr, "admin-addr", "", "address of the admin listener (/metrics, /debug/pprof, POST /admin/reload); empty: none. Keep it private")
 	fs.StringVar(&c.dataDir, "data", "./var/data", "directory holding the data snapshot")
 	fs.StringVar(&c.storeURL, "store", defaultStore, "account store: sqlite:PATH or a postgres:// URL")
-	fs.StringVar(&c.trustedProxies, "trusted-proxies", "", "comma-separated addresses or CIDRs of reverse proxies whose X-Forwarded-For / Forwarded headers are believed")
+	fs.StringVar(&c.trustedProxies, "trusted-proxies", "", "comma-separated addresses or CIDRs of reverse proxies whose --forwarded-header is believed")
+	fs.StringVar(&c.forwardedHeader, "forwarded-header", web.HeaderXForwardedFor, "the header the trusted proxies write the client's address to: X-Forwarded-For or Forwarded (the other is ignored)")
 	fs.StringVar(&c.tlsCert, "tls-cert", "", "TLS certificate file (PEM); with --tls-key, serve HTTPS with HTTP/2")
 	fs.StringVar(&c.tlsKey, "tls-key", "", "TLS private key file (PEM)")
 	fs.StringVar(&c.plansFile, "plans", "", "plans file (JSON); default: the built-in plans")
@@ -77,6 +79,11 @@ func runServe(ctx context.Context, args []string, stderr io.Writer) error {
 	if err != nil {
 		return usageError{fmt.Sprintf("serve: --trusted-proxies: %v", err)}
 	}
+	fwdHeader, err := web.ParseForwardedHeader(c.forwardedHeader)
+	if err != nil {
+		return usageError{fmt.Sprintf("serve: --forwarded-header: %v", err)}
+	}
+	clientAddrs := web.ClientAddrs{Trusted: trusted, Header: fwdHeader}
 	plans, err := loadPlans(c.plansFile)
 	if err != nil {
 		return err
@@ -101,9 +108,9 @@ func runServe(ctx context.Context, args []string, stderr io.Writer) error {
 	}
 	meter := quota.NewMeter(quota.Options{Store: store, Plans: plans, Registerer: reg, Log: log})
 	_ = phone.Warm() // libphonenumber's one-time costs before the first request; an error (a broken build) only loses locations
-	srv := api.New(api.Options{Log: log, Auth: authn, Meter: meter, Data: live, ClientAddrs: web.ClientAddrs{Trusted: trusted}, Registry: reg, LoadTestStatic: c.loadTestEndpoint})
+	srv := api.New(api.Options{Log: log, Auth: authn, Meter: meter, Data: live, ClientAddrs: clientAddrs, Registry: reg, LoadTestStatic: c.loadTestEndpoint})
 
-	dash, err := dashboard.New(dashboard.Options{Store: store, Plans: plans, Keys: authn, Meter: meter, Signup: c.signup, Log: log, ClientAddrs: web.ClientAddrs{Trusted: trusted}})
+	dash, err := dashboard.New(dashboard.Options{Store: store, Plans: plans, Keys: authn, Meter: meter, Signup: c.signup, Log: log, ClientAddrs: clientAddrs})
 	if err != nil {
 		return err
 	}

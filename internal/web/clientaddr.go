@@ -1,17 +1,41 @@
 package web
 
 import (
+	"fmt"
 	"net/http"
 	"net/netip"
 	"strings"
 )
 
 // ClientAddrs finds the address of the caller. Behind a reverse proxy the TCP peer is the
-// proxy, so when the peer is in Trusted, the Forwarded (RFC 7239) or X-Forwarded-For header
-// is read from the right, skipping trusted hops: the first untrusted hop is the client. Hops
-// further left were written by the client itself and cannot be believed.
+// proxy, so when the peer is in Trusted, the header the proxies write (Header) is read from
+// the right, skipping trusted hops: the first untrusted hop is the client. Hops further left
+// were written by the client itself and cannot be believed.
 type ClientAddrs struct {
 	Trusted []netip.Prefix
+	// Header is the one header the trusted proxies write the client's address to:
+	// HeaderXForwardedFor (also when empty) or HeaderForwarded. The other is never read, since
+	// a proxy that writes one passes the other through as the client sent it: reading
+	// Forwarded whenever present would let any client behind an X-Forwarded-For proxy choose
+	// its own address.
+	Header string
+}
+
+// The headers a trusted proxy can write the client's address to.
+const (
+	HeaderXForwardedFor = "X-Forwarded-For"
+	HeaderForwarded     = "Forwarded" // RFC 7239
+)
+
+// ParseForwardedHeader reads the name of the header trusted proxies write (any case).
+func ParseForwardedHeader(s string) (string, error) {
+	switch {
+	case strings.EqualFold(s, HeaderXForwardedFor):
+		return HeaderXForwardedFor, nil
+	case strings.EqualFold(s, HeaderForwarded):
+		return HeaderForwarded, nil
+	}
+	return "", fmt.Errorf("%q is neither %s nor %s", s, HeaderXForwardedFor, HeaderForwarded)
 }
 
 // ParseTrustedProxies parses a comma-separated list of addresses or CIDR prefixes.
@@ -59,7 +83,7 @@ func (c ClientAddrs) Of(r *http.Request) (netip.Addr, bool) {
 	if len(c.Trusted) == 0 || !c.trusted(peer) {
 		return peer, true
 	}
-	hops := forwardedHops(r.Header)
+	hops := forwardedHops(r.Header, c.Header)
 	for i := len(hops) - 1; i >= 0; i-- {
 		a, ok := parseHostAddr(hops[i])
 		if !ok {
@@ -75,11 +99,12 @@ func (c ClientAddrs) Of(r *http.Request) (netip.Addr, bool) {
 	return peer, true
 }
 
-// forwardedHops lists proxy hops, leftmost first, from Forwarded if present, else X-Forwarded-For.
-func forwardedHops(h http.Header) []string {
+// forwardedHops lists proxy hops, leftmost first, from the header named (X-Forwarded-For
+// when empty).
+func forwardedHops(h http.Header, name string) []string {
 	var hops []string
-	if fw := h.Values("Forwarded"); len(fw) > 0 {
-		for _, line := range fw {
+	if name == HeaderForwarded {
+		for _, line := range h.Values(HeaderForwarded) {
 			for elem := range strings.SplitSeq(line, ",") {
 				for pair := range strings.SplitSeq(elem, ";") {
 					k, v, ok := strings.Cut(strings.TrimSpace(pair), "=")
@@ -91,7 +116,7 @@ func forwardedHops(h http.Header) []string {
 		}
 		return hops
 	}
-	for _, line := range h.Values("X-Forwarded-For") {
+	for _, line := range h.Values(HeaderXForwardedFor) {
 		for f := range strings.SplitSeq(line, ",") {
 			if f = strings.TrimSpace(f); f != "" {
 				hops = append(hops, f)

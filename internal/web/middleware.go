@@ -152,7 +152,7 @@ const KeyPrefix = "ipa_"
 
 // RedactQuery returns the raw query with the value of every `key` parameter, whatever its
 // case, and anything else that looks like an API key replaced, so keys never reach logs,
-// not even those sent under a wrong name (KEY=, apikey=).
+// not even those sent under a wrong name (KEY=, apikey=) or percent-encoded (%69pa_).
 func RedactQuery(raw string) string {
 	if raw == "" {
 		return ""
@@ -167,7 +167,55 @@ func RedactQuery(raw string) string {
 		}
 		raw = strings.Join(parts, "&")
 	}
-	return RedactKeys(raw)
+	raw = RedactKeys(raw)
+	if !strings.Contains(raw, "%") {
+		return raw
+	}
+	// A key percent-encoded beyond its underscore: only the decoded text shows it, so the
+	// name or value that holds it goes whole.
+	parts := strings.Split(raw, "&")
+	for i, p := range parts {
+		k, v, hasValue := strings.Cut(p, "=")
+		if hasKey(lenientUnescape(k)) {
+			k = "REDACTED"
+		}
+		if hasValue && hasKey(lenientUnescape(v)) {
+			v = "REDACTED"
+		}
+		parts[i] = k
+		if hasValue {
+			parts[i] += "=" + v
+		}
+	}
+	return strings.Join(parts, "&")
+}
+
+// hasKey reports whether s holds KeyPrefix followed by a character a key can have.
+func hasKey(s string) bool {
+	for i := strings.Index(s, KeyPrefix); i >= 0; i = strings.Index(s, KeyPrefix) {
+		s = s[i+len(KeyPrefix):]
+		if s != "" && isKeyChar(s[0]) {
+			return true
+		}
+	}
+	return false
+}
+
+// lenientUnescape decodes every well-formed %XX in s and keeps everything else as it is.
+func lenientUnescape(s string) string {
+	if !strings.Contains(s, "%") {
+		return s
+	}
+	b := make([]byte, 0, len(s))
+	for i := 0; i < len(s); i++ {
+		if s[i] == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]) {
+			b = append(b, unhex(s[i+1])<<4|unhex(s[i+2]))
+			i += 2
+			continue
+		}
+		b = append(b, s[i])
+	}
+	return string(b)
 }
 
 // RedactKeys replaces every API key in s (KeyPrefix and the characters after it, also with
@@ -239,4 +287,14 @@ func LimitRequests(maxBody int64, timeout time.Duration) Middleware {
 			next.ServeHTTP(w, r)
 		})
 	}
+}
+
+func unhex(c byte) byte {
+	switch {
+	case c <= '9':
+		return c - '0'
+	case c <= 'F':
+		return c - 'A' + 10
+	}
+	return c - 'a' + 10
 }

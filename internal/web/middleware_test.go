@@ -32,6 +32,12 @@ func TestRedactQuery(t *testing.T) {
 		"x=ipa%5FABC234XYZ&y=ipa%5fQQ2": "x=REDACTED&y=REDACTED",
 		"x=ipa_%41BC234XYZ&y=1":         "x=REDACTED&y=1",
 		"ip=8.8.8.8&lang=ipa":           "ip=8.8.8.8&lang=ipa",
+		// Encoded beyond the underscore, under any name.
+		"api_key=%69pa_DPAJYZCOE6KBB5BEW4YDHWLRVB&ip=1": "api_key=REDACTED&ip=1",
+		"apikey=i%70a_DPAJYZCOE6KBB5BEW4YDHWLRVB":       "apikey=REDACTED",
+		"x=%69%70%61%5F%41":                             "x=REDACTED",
+		"%69pa_DPAJYZ=1&ip=2":                           "REDACTED=1&ip=2",
+		"q=%69pa&lang=%zz":                              "q=%69pa&lang=%zz",
 	}
 	for in, want := range tests {
 		if got := RedactQuery(in); got != want {
@@ -149,10 +155,13 @@ func TestLimitRequestsDeadline(t *testing.T) {
 // FuzzRedactQuery: whatever the query, what is logged holds no key-like run, and redacting
 // again changes nothing.
 func FuzzRedactQuery(f *testing.F) {
-	for _, s := range []string{"key=ipa_ABC", "KEY=x&ip=1", "a=ipa_ipa_Q", "ipa%5Fipa_Z", "%zz&key", "ipaipa_"} {
+	for _, s := range []string{"key=ipa_ABC", "KEY=x&ip=1", "a=ipa_ipa_Q", "ipa%5Fipa_Z", "%zz&key", "ipaipa_", "k=%69pa_Q", "%69%70%61%5f%5A=1"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, raw string) {
+		if hasKey(lenientUnescape(RedactQuery(raw))) {
+			t.Fatalf("RedactQuery(%q) = %q keeps an encoded key", raw, RedactQuery(raw))
+		}
 		out := RedactQuery(raw)
 		for i := strings.Index(out, KeyPrefix); i >= 0; i = strings.Index(out, KeyPrefix) {
 			if rest := out[i+len(KeyPrefix):]; rest != "" && isKeyChar(rest[0]) {

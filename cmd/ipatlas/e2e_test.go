@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -78,12 +79,13 @@ func (e *env) ipatlas(args ...string) string {
 }
 
 type server struct {
-	cmd  *exec.Cmd
-	base string
-	done chan struct{}
+	cmd   *exec.Cmd
+	base  string
+	admin string // the admin listener's base URL, when --admin-addr was given
+	done  chan struct{}
 }
 
-var listenRE = regexp.MustCompile(`msg=listening addr=(\S+) role=api `)
+var listenRE = regexp.MustCompile(`msg=listening addr=(\S+) role=(api|admin) `)
 
 // listenWithin bounds how long serve waits for the server to load its snapshot and listen.
 // The fixture snapshot loads in well under a second, but the real one (TestRealData*) takes
@@ -107,12 +109,17 @@ func (e *env) serve(extra ...string) *server {
 	}
 	s := &server{cmd: cmd, done: make(chan struct{})}
 	addr := make(chan string, 1)
+	admin := make(chan string, 1)
 	go func() {
 		sc := bufio.NewScanner(stderr)
 		sc.Buffer(make([]byte, 1<<20), 1<<20)
 		for sc.Scan() {
 			if m := listenRE.FindStringSubmatch(sc.Text()); m != nil {
-				addr <- m[1]
+				if m[2] == "admin" {
+					admin <- m[1]
+				} else {
+					addr <- m[1]
+				}
 			}
 		}
 		io.Copy(io.Discard, stderr)
@@ -122,6 +129,15 @@ func (e *env) serve(extra ...string) *server {
 	select {
 	case a := <-addr:
 		s.base = "http://" + a
+		if slices.Contains(extra, "--admin-addr") {
+			// serve logs every listener before it serves on any.
+			select {
+			case a := <-admin:
+				s.admin = "http://" + a
+			case <-time.After(10 * time.Second):
+				e.t.Fatal("ipatlas serve did not log its admin listener")
+			}
+		}
 	case <-s.done:
 		e.t.Fatal("ipatlas serve exited before listening")
 	case <-time.After(listenWithin):
@@ -390,5 +406,32 @@ func TestListenerEdges(t *testing.T) {
 		if strings.Contains(string(body), key) || strings.Contains(resp.Header.Get("Location"), key) {
 			t.Errorf("%s %s: the answer repeats the key", tc.method, tc.path)
 		}
+	}
+}
+
+// TestMetricsOnAdminListenerOnly: Prometheus metrics describe the traffic and the process,
+// so they are served on the private admin listener and not on the public one.
+func TestMetricsOnAdminListenerOnly(t *testing.T) {
+	e := newEnv(t)
+	key := e.ipatlas("keys", "create", "--email", "metrics@example.org")
+	s := e.serve("--admin-addr", "127.0.0.1:0")
+	if code, body := get(t, s.base+"/data/countries?key="+key, nil); code != 200 {
+		t.Fatalf("countries: %d %s", code, body)
+	}
+	if code, body := get(t, s.base+"/metrics", nil); code != 404 || !json.Valid(body) {
+		t.Errorf("public /metrics: %d %s; want the JSON 404", code, body)
+	}
+	resp, err := client.Get(s.admin + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	want := `ipatlas_http_requests_total{code="200",route="GET /data/countries"} 1`
+	if resp.StatusCode != 200 || !strings.Contains(string(body), want) {
+		t.Errorf("admin /metrics: %d; want 200 with %s in:\n%.2000s", resp.StatusCode, want, body)
+	}
+	if strings.Contains(string(body), key) {
+		t.Error("the metrics repeat the key")
 	}
 }

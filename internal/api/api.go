@@ -18,7 +18,6 @@ import (
 	"github.com/ipatlas/ipatlas/internal/quota"
 	"github.com/ipatlas/ipatlas/internal/web"
 	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/client_golang/prometheus/promhttp"
 )
 
 // Authenticator resolves an API key to its account (auth.Authenticator).
@@ -38,7 +37,8 @@ type Options struct {
 	Meter       Meter
 	Data        *dataset.Live
 	ClientAddrs web.ClientAddrs
-	// Registry receives the HTTP metrics and is served on /metrics; nil disables both.
+	// Registry receives the HTTP metrics; nil disables them. It is not served here: metrics
+	// tell outsiders about traffic and the process, so only the admin listener serves them.
 	Registry *prometheus.Registry
 	// MaxBody bounds request bodies (default 64 KiB); Timeout bounds handlers (default 10s).
 	MaxBody int64
@@ -95,9 +95,6 @@ func (s *Server) routes() {
 	s.open("GET /healthz", s.healthz)
 	s.open("GET /readyz", s.readyz)
 	s.openapiRoutes()
-	if s.opt.Registry != nil {
-		s.mux.Handle("GET /metrics", promhttp.HandlerFor(s.opt.Registry, promhttp.HandlerOpts{}))
-	}
 	// Everything else: the JSON error body instead of ServeMux's plain-text 404 and 405.
 	s.mux.Handle("/", s.stack("unmatched", http.HandlerFunc(s.unmatched)))
 }

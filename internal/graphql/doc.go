@@ -22,6 +22,10 @@
 //     subnetsBatchSize), 250 for countries, 20 for the networks of a CIDR range (nested
 //     networks once), DefaultListSize (10) for other lists, 1 for introspection lists
 //     (their answers are precomputed). Arguments given as variables count with their value.
+//   - Selections, checked before validation (checkSelections says why): with fragments
+//     expanded per use, at most MaxSameName (10) fields share a response name in one merged
+//     selection set, at most MaxSpreads (32) fragment spreads go into one, and the document
+//     has at most MaxSelections (10 000) selections; fragment cycles are refused first.
 //   - Response: the data of one answer is at most MaxResponseBytes (2 MiB).
 //   - Parsed and validated documents are kept in an LRU cache of CacheEntries (512)
 //     queries of up to CacheMaxQuery (4 KiB) each, per Service.

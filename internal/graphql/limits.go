@@ -18,6 +18,11 @@ const (
 	MaxResponseBytes = 2 << 20  // the data of one response
 	CacheEntries     = 512      // parsed and validated queries kept per Service
 	CacheMaxQuery    = 4 << 10  // longer queries are not cached
+
+	// Checked before validation, whose cost they bound (selections.go).
+	MaxSameName   = 10     // fields sharing a response name in one merged selection set
+	MaxSpreads    = 32     // fragment spreads merged into one selection set, per use
+	MaxSelections = 10_000 // selections in a document, fragments expanded per use
 )
 
 // listSize bounds a list field for the cost estimate: fixed elements, or the value of a

@@ -6,6 +6,10 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/parser"
+	"github.com/vektah/gqlparser/v2/validator"
 )
 
 func TestGraphQLLimits(t *testing.T) {
@@ -17,13 +21,6 @@ func TestGraphQLLimits(t *testing.T) {
 		}
 		b.WriteString(" }")
 		return b.String()
-	}
-	// A fragment chain that doubles the selection at each step: small to write, 2^20 fields
-	// once expanded. The cost meter must refuse it without expanding it.
-	var chain strings.Builder
-	chain.WriteString("{ ipGeolocation { ...F0 } } fragment F20 on IPGeolocation { ip }")
-	for i := range 20 {
-		fmt.Fprintf(&chain, " fragment F%d on IPGeolocation { a: ip ...F%d ...F%d }", i, i+1, i+1)
 	}
 	deep := "{ networkByCidr(cidr: \"8.0.0.0/8\", depthLimit: 5) { networks { networks { networks { networks { networks { networks { networks { network { carriers { asn } } } } } } } } } } }"
 
@@ -40,7 +37,7 @@ func TestGraphQLLimits(t *testing.T) {
 		{"page size from a variable", NetworkEngineering, `query($n: Int) { a: asnInfo(asn: 1, batchSize: $n) { transitTo { asn asnNumeric organisation name registry registeredCountry registeredCountryName totalIpv4Addresses rank rankText } } b: asnInfo(asn: 1, batchSize: $n) { transitTo { asn asnNumeric organisation name registry registeredCountry registeredCountryName totalIpv4Addresses rank rankText } } c: asnInfo(asn: 1, batchSize: $n) { transitTo { asn asnNumeric organisation name registry registeredCountry registeredCountryName totalIpv4Addresses rank rankText } } d: asnInfo(asn: 1, batchSize: $n) { transitTo { asn asnNumeric organisation name registry registeredCountry registeredCountryName totalIpv4Addresses rank rankText } } e: asnInfo(asn: 1, batchSize: $n) { transitTo { asn asnNumeric organisation name registry registeredCountry registeredCountryName totalIpv4Addresses rank rankText } } f: asnInfo(asn: 1, batchSize: $n) { transitTo { asn asnNumeric organisation name registry registeredCountry registeredCountryName totalIpv4Addresses rank rankText } } g: asnInfo(asn: 1, batchSize: $n) { transitTo { asn asnNumeric organisation name registry registeredCountry registeredCountryName totalIpv4Addresses rank rankText } } h: asnInfo(asn: 1, batchSize: $n) { transitTo { asn asnNumeric organisation name registry registeredCountry registeredCountryName totalIpv4Addresses rank rankText } } i: asnInfo(asn: 1, batchSize: $n) { transitTo { asn asnNumeric organisation name registry registeredCountry registeredCountryName totalIpv4Addresses rank rankText } } j: asnInfo(asn: 1, batchSize: $n) { transitTo { asn asnNumeric organisation name registry registeredCountry registeredCountryName totalIpv4Addresses rank rankText } } }`,
 			map[string]any{"n": 50}, "COST_LIMIT_EXCEEDED", "too costly"},
 		{"countries with every field of interest", IPGeolocation, `{ countries { isoAlpha2 isoAlpha3 m49Code name isoName isoNameFull unRegion callingCode countryFlagEmoji wikidataId geonameId isIndependent currency { code } } }`, nil, "", ""},
-		{"fragment chain", IPGeolocation, chain.String(), nil, "COST_LIMIT_EXCEEDED", "too costly"},
+		{"fragment chain", IPGeolocation, doublingChain(), nil, "SELECTION_LIMIT_EXCEEDED", "more than 10 times"},
 		{"ten levels pass", NetworkEngineering, `{ networkByCidr(cidr: "8.0.0.0/8") { networks { networks { networks { networks { networks { networks { network { carriers { asn } } } } } } } } } }`, nil, "", ""},
 		{"eleven levels do not", NetworkEngineering, deep, nil, "DEPTH_LIMIT_EXCEEDED", "nests 11 fields deep; at most 10"},
 		{"depth through fragments", NetworkEngineering, `{ networkByCidr(cidr: "8.0.0.0/8") { ...A } } fragment A on NetworksByCidr { networks { ...B } } fragment B on CidrItem { networks { networks { networks { networks { networks { networks { network { carriers { asn } } } } } } } } }`, nil, "DEPTH_LIMIT_EXCEEDED", "at most 10"},
@@ -71,6 +68,47 @@ func TestGraphQLLimits(t *testing.T) {
 			}
 		})
 	}
+}
+
+// doublingChain is a fragment chain that doubles the selection at each step: small to
+// write, 2^20 fields once expanded.
+func doublingChain() string {
+	var chain strings.Builder
+	chain.WriteString("{ ipGeolocation { ...F0 } } fragment F20 on IPGeolocation { ip }")
+	for i := range 20 {
+		fmt.Fprintf(&chain, " fragment F%d on IPGeolocation { a: ip ...F%d ...F%d }", i, i+1, i+1)
+	}
+	return chain.String()
+}
+
+// TestGraphQLCostOfFragmentChain: the selection check refuses the doubling chain before
+// the cost meter sees it, but the meter must refuse it too, without expanding it.
+func TestGraphQLCostOfFragmentChain(t *testing.T) {
+	p := mustPackage(t, IPGeolocation)
+	doc, err := parser.ParseQuery(&ast.Source{Input: doublingChain()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if errs := validator.ValidateWithRules(p.schema, doc, validationRules); len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	start := time.Now()
+	le := checkLimits(doc.Operations[0], doc, nil)
+	if le == nil || le.code != "COST_LIMIT_EXCEEDED" {
+		t.Fatalf("got %+v", le)
+	}
+	if d := time.Since(start); d > time.Second {
+		t.Errorf("took %v", d)
+	}
+}
+
+func mustPackage(t testing.TB, name string) *Package {
+	t.Helper()
+	pkgs, err := Packages()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pkgs[name]
 }
 
 func TestGraphQLResponseSizeLimit(t *testing.T) {

@@ -70,6 +70,10 @@ func parseAndValidate(p *Package, query string) *cacheEntry {
 		}
 		return e
 	}
+	if err, code := checkSelections(doc); err != nil {
+		e.errs, e.code = gqlerror.List{err}, code
+		return e
+	}
 	if errs := crossPackage(p, doc); len(errs) > 0 {
 		e.errs, e.code = errs, codeCrossPkg
 		return e

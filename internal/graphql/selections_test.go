@@ -260,6 +260,7 @@ func TestGraphQLSelectionLimits(t *testing.T) {
 		{"nested at the largest size", FreeAPI, largestOf(nested), codeSelections, `"localityInfo" more than 10 times`},
 		{"spreads at the limit", FreeAPI, spreadsOfDistinctFragments(MaxSpreads), "", ""},
 		{"spreads over it", FreeAPI, spreadsOfDistinctFragments(MaxSpreads + 1), codeSelections, "more than 32 fragments into one selection set"},
+		{"sets of 32 spreads at the largest size", FreeAPI, largestOf(fragmentPairs), "", ""},
 		{"a fragment chain", FreeAPI, fragmentChain(40), codeSelections, "more than 32 fragments into one selection set"},
 		{"selections at the limit", FreeAPI, spreadFragmentOfSize(49, 198), "", ""}, // 49·200+198 = 9998
 		{"selections over it", FreeAPI, spreadFragmentOfSize(50, 198), codeSelections, "more than 10000 selections"},
@@ -373,6 +374,7 @@ func BenchmarkGraphQLRequestPath(b *testing.B) {
 		// The most validation work the limits let through, found by trying shapes.
 		{"within/same-name-groups", FreeAPI, largestOf(sameNameGroups), true},
 		{"within/spreads", FreeAPI, spreadsOfDistinctFragments(MaxSpreads), true},
+		{"within/fragment-pairs", FreeAPI, largestOf(fragmentPairs), true},
 		{"within/selections", FreeAPI, spreadFragmentOfSize(49, 198), true},
 	}
 	for _, sh := range shapes {

@@ -409,29 +409,40 @@ func TestListenerEdges(t *testing.T) {
 	}
 }
 
-// TestMetricsOnAdminListenerOnly: Prometheus metrics describe the traffic and the process,
-// so they are served on the private admin listener and not on the public one.
-func TestMetricsOnAdminListenerOnly(t *testing.T) {
+// TestMetricsListeners: /metrics is on the API listener (DESIGN.md's interface) and on the
+// admin listener; --private-metrics keeps it to the admin listener.
+func TestMetricsListeners(t *testing.T) {
 	e := newEnv(t)
 	key := e.ipatlas("keys", "create", "--email", "metrics@example.org")
-	s := e.serve("--admin-addr", "127.0.0.1:0")
-	if code, body := get(t, s.base+"/data/countries?key="+key, nil); code != 200 {
-		t.Fatalf("countries: %d %s", code, body)
-	}
-	if code, body := get(t, s.base+"/metrics", nil); code != 404 || !json.Valid(body) {
-		t.Errorf("public /metrics: %d %s; want the JSON 404", code, body)
-	}
-	resp, err := client.Get(s.admin + "/metrics")
-	if err != nil {
-		t.Fatal(err)
-	}
-	body, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	want := `ipatlas_http_requests_total{code="200",route="GET /data/countries"} 1`
-	if resp.StatusCode != 200 || !strings.Contains(string(body), want) {
-		t.Errorf("admin /metrics: %d; want 200 with %s in:\n%.2000s", resp.StatusCode, want, body)
-	}
-	if strings.Contains(string(body), key) {
-		t.Error("the metrics repeat the key")
+	for _, private := range []bool{false, true} {
+		args := []string{"--admin-addr", "127.0.0.1:0"}
+		if private {
+			args = append(args, "--private-metrics")
+		}
+		s := e.serve(args...)
+		if code, body := get(t, s.base+"/data/countries?key="+key, nil); code != 200 {
+			t.Fatalf("countries: %d %s", code, body)
+		}
+		want := `ipatlas_http_requests_total{code="200",route="GET /data/countries"} 1`
+		for _, base := range []string{s.admin, s.base} {
+			resp, err := client.Get(base + "/metrics")
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			switch {
+			case private && base == s.base:
+				if resp.StatusCode != 404 || !json.Valid(body) {
+					t.Errorf("--private-metrics, API listener: %d %.200s; want the JSON 404", resp.StatusCode, body)
+				}
+			case resp.StatusCode != 200 || !strings.Contains(string(body), want):
+				t.Errorf("private %v, %s/metrics: %d; want 200 with %s in:\n%.2000s", private, base, resp.StatusCode, want, body)
+			}
+			if strings.Contains(string(body), key) {
+				t.Error("the metrics repeat the key")
+			}
+		}
+		s.stop(t)
 	}
 }

@@ -42,6 +42,7 @@ type serveConfig struct {
 	keyPollInterval           time.Duration
 	shutdownTimeout           time.Duration
 	loadTestEndpoint          bool
+	privateMetrics            bool
 	signup                    bool
 }
 
@@ -64,6 +65,7 @@ func runServe(ctx context.Context, args []string, stderr io.Writer) error {
 	fs.DurationVar(&c.keyPollInterval, "key-poll-interval", 200*time.Millisecond, "how often to read account changes; a regenerated key stops working within this")
 	fs.DurationVar(&c.shutdownTimeout, "shutdown-timeout", 15*time.Second, "how long to let requests finish on SIGTERM")
 	fs.BoolVar(&c.loadTestEndpoint, "load-test-endpoint", false, "add the keyed static 1.5 KB baseline endpoint "+api.LoadTestPath+" that load tests compare with")
+	fs.BoolVar(&c.privateMetrics, "private-metrics", false, "serve /metrics only on --admin-addr, not on the API listeners (where it is then a 404)")
 	fs.BoolVar(&c.signup, "signup", true, "let anyone create an account at /signup (false: accounts come from 'ipatlas keys create'; log-in still works)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -108,7 +110,7 @@ func runServe(ctx context.Context, args []string, stderr io.Writer) error {
 	}
 	meter := quota.NewMeter(quota.Options{Store: store, Plans: plans, Registerer: reg, Log: log})
 	_ = phone.Warm() // libphonenumber's one-time costs before the first request; an error (a broken build) only loses locations
-	srv := api.New(api.Options{Log: log, Auth: authn, Meter: meter, Data: live, ClientAddrs: clientAddrs, Registry: reg, LoadTestStatic: c.loadTestEndpoint})
+	srv := api.New(api.Options{Log: log, Auth: authn, Meter: meter, Data: live, ClientAddrs: clientAddrs, Registry: reg, PrivateMetrics: c.privateMetrics, LoadTestStatic: c.loadTestEndpoint})
 
 	dash, err := dashboard.New(dashboard.Options{Store: store, Plans: plans, Keys: authn, Meter: meter, Signup: c.signup, Log: log, ClientAddrs: clientAddrs})
 	if err != nil {

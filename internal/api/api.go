@@ -18,6 +18,7 @@ import (
 	"github.com/ipatlas/ipatlas/internal/quota"
 	"github.com/ipatlas/ipatlas/internal/web"
 	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
 )
 
 // Authenticator resolves an API key to its account (auth.Authenticator).
@@ -37,9 +38,11 @@ type Options struct {
 	Meter       Meter
 	Data        *dataset.Live
 	ClientAddrs web.ClientAddrs
-	// Registry receives the HTTP metrics; nil disables them. It is not served here: metrics
-	// tell outsiders about traffic and the process, so only the admin listener serves them.
-	Registry *prometheus.Registry
+	// Registry receives the HTTP metrics and is served on /metrics; nil disables both.
+	// PrivateMetrics leaves /metrics to the admin listener: the route is not registered here,
+	// since the metrics tell whoever asks the traffic by route and the process's state.
+	Registry       *prometheus.Registry
+	PrivateMetrics bool
 	// MaxBody bounds request bodies (default 64 KiB); Timeout bounds handlers (default 10s).
 	MaxBody int64
 	Timeout time.Duration
@@ -95,6 +98,9 @@ func (s *Server) routes() {
 	s.open("GET /healthz", s.healthz)
 	s.open("GET /readyz", s.readyz)
 	s.openapiRoutes()
+	if s.opt.Registry != nil && !s.opt.PrivateMetrics {
+		s.mux.Handle("GET /metrics", promhttp.HandlerFor(s.opt.Registry, promhttp.HandlerOpts{}))
+	}
 	// Everything else: the JSON error body instead of ServeMux's plain-text 404 and 405.
 	s.mux.Handle("/", s.stack("unmatched", http.HandlerFunc(s.unmatched)))
 }

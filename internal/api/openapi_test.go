@@ -147,7 +147,7 @@ func TestOpenAPIAnswersFixture(t *testing.T) {
 		{name: "sources", method: "GET", target: "/data/sources", want: 200},
 		{name: "healthz", method: "GET", target: "/healthz", want: 200},
 		{name: "readyz", method: "GET", target: "/readyz", want: 200},
-		{name: "metrics only on the admin listener", method: "GET", target: "/metrics", want: 404},
+		{name: "metrics", method: "GET", target: "/metrics", want: 200},
 		{name: "openapi", method: "GET", target: "/openapi.json", want: 200},
 		{name: "docs", method: "GET", target: "/docs", want: 200},
 		{name: "preflight", method: "OPTIONS", target: "/data/am-i-roaming", headers: map[string]string{"Access-Control-Request-Method": "GET"}, want: 204},
@@ -274,7 +274,7 @@ func TestOpenAPIAnswersReal(t *testing.T) {
 		{name: "readyz", method: "GET", target: "/readyz", want: 200},
 		{name: "openapi", method: "GET", target: "/openapi.json", want: 200},
 		{name: "docs", method: "GET", target: "/docs", want: 200},
-		{name: "metrics only on the admin listener", method: "GET", target: "/metrics", want: 404},
+		{name: "metrics", method: "GET", target: "/metrics", want: 200},
 		// catch-all
 		{name: "unknown path", method: "GET", target: "/data/nope" + "?" + k[1:], want: 404},
 		{name: "wrong method", method: "POST", target: "/data/ip-geolocation-with-confidence?ip=8.8.8.8" + k, want: 405},

@@ -139,7 +139,10 @@ func TestOperationsFollowConventions(t *testing.T) {
 				t.Errorf("%s: tag %v is not declared", where, tg)
 			}
 		}
-		want := []string{"500"}
+		var want []string
+		if op.Path != "/metrics" { // served by the Prometheus handler, outside the error plumbing
+			want = append(want, "500")
+		}
 		keyless := d.Keyless(op.Method, op.Path)
 		if !keyless {
 			want = append(want, "401", "402", "403")

@@ -47,7 +47,7 @@ func TestValidateResponse(t *testing.T) {
 		{"other method 200", "POST", "/data/countries", 200, `[]`, "no POST operation"},
 		{"preflight without body", "OPTIONS", "/data/am-i-roaming", 204, ``, ""},
 		{"preflight with body", "OPTIONS", "/data/am-i-roaming", 204, `{}`, "gives no body"},
-		{"HTML page", "GET", "/docs", 200, "<!doctype html>\n", ""},
+		{"metrics text", "GET", "/metrics", 200, "# HELP x\n", ""},
 		{"path parameter", "POST", "/graphql/ip-geolocation", 200, `{"data":{"ipGeolocation":{"confidence":"high"}}}`, ""},
 		{"graphql error body", "POST", "/graphql/ip-geolocation", 400, `{"status":400,"description":"The body is not JSON."}`, ""},
 	}
@@ -90,6 +90,7 @@ func TestValidateHeader(t *testing.T) {
 		{"429 without Retry-After", "GET", "/data/am-i-roaming", 429, h("Content-Type", js, "Access-Control-Allow-Origin", "*"), "Retry-After"},
 		{"405 without Allow", "PUT", "/data/countries", 405, h("Content-Type", js), "Allow"},
 		{"405 with Allow", "PUT", "/data/countries", 405, h("Content-Type", js, "Allow", "GET"), ""},
+		{"metrics", "GET", "/metrics", 200, h("Content-Type", "text/plain; version=0.0.4; charset=utf-8"), ""},
 		{"docs", "GET", "/docs", 200, h("Content-Type", "text/html; charset=utf-8"), ""},
 	}
 	for _, tt := range tests {

@@ -154,6 +154,31 @@ const KeyPrefix = "ipa_"
 // case, and anything else that looks like an API key replaced, so keys never reach logs,
 // not even those sent under a wrong name (KEY=, apikey=) or percent-encoded (%69pa_).
 func RedactQuery(raw string) string {
+	if nothingToRedact(raw) {
+		return raw
+	}
+	return redactQuery(raw)
+}
+
+// nothingToRedact reports, without allocating, that redactQuery would return raw as it is:
+// no parameter is named key, and raw has no underscore, as such or as %5F, which every key
+// has (KeyPrefix), decoded or not. Nearly every query is such (an IPv6 address's %3A
+// aside), so the access log need not split, decode and join it.
+func nothingToRedact(raw string) bool {
+	if strings.Contains(raw, "_") || strings.Contains(raw, "%5F") || strings.Contains(raw, "%5f") {
+		return false
+	}
+	for rest := raw; rest != ""; {
+		var p string
+		p, rest, _ = strings.Cut(rest, "&")
+		if k, _, hasValue := strings.Cut(p, "="); hasValue && keyMatchesFold(k, "key") {
+			return false
+		}
+	}
+	return true
+}
+
+func redactQuery(raw string) string {
 	if raw == "" {
 		return ""
 	}

@@ -32,6 +32,11 @@ func spreadRepeated(n int) string {
 
 // distinctFragments spreads n fragments that each select the field.
 func distinctFragments(n int) string {
+	return spreadFragments(n, func(int) string { return "isRoaming" })
+}
+
+// spreadFragments spreads n fragments F0…Fn-1, fragment i selecting body(i).
+func spreadFragments(n int, body func(i int) string) string {
 	var b strings.Builder
 	b.WriteString("{ " + roaming + " {")
 	for i := range n {
@@ -39,7 +44,7 @@ func distinctFragments(n int) string {
 	}
 	b.WriteString(" } }")
 	for i := range n {
-		fmt.Fprintf(&b, " fragment F%d on AmIRoaming { isRoaming }", i)
+		fmt.Fprintf(&b, " fragment F%d on AmIRoaming { %s }", i, body(i))
 	}
 	return b.String()
 }
@@ -156,16 +161,7 @@ const fragmentCycleQuery = `{ reverseGeocodeClient { localityInfo { ...Z } ...A 
 
 // spreadsOfDistinctFragments spreads n fragments that each select a different field.
 func spreadsOfDistinctFragments(n int) string {
-	var b strings.Builder
-	b.WriteString("{ " + roaming + " {")
-	for i := range n {
-		fmt.Fprintf(&b, " ...F%d", i)
-	}
-	b.WriteString(" } }")
-	for i := range n {
-		fmt.Fprintf(&b, " fragment F%d on AmIRoaming { a%d: isRoaming }", i, i)
-	}
-	return b.String()
+	return spreadFragments(n, func(i int) string { return fmt.Sprintf("a%d: isRoaming", i) })
 }
 
 // spreadFragmentOfSize has roots aliased root fields that each spread one fragment of

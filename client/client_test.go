@@ -395,10 +395,10 @@ func TestErrors(t *testing.T) {
 			_, err := none.GraphQL(ctx, client.PackagePhoneEmail, client.GraphQLRequest{Query: "{ __typename }"})
 			return err
 		}, 401},
-		{"coordinates out of range", func() error {
+		{"coordinates out of range", func() error { // 401, as the commercial service answers
 			_, err := none.AmIRoaming(ctx, client.AmIRoamingRequest{Latitude: 91})
 			return err
-		}, 400},
+		}, 401},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

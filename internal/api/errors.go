@@ -61,6 +61,14 @@ func badRequest(format string, args ...any) error {
 	return web.Errorf(http.StatusBadRequest, format, args...)
 }
 
+// badCoordinates is the commercial service's answer to a latitude or longitude that is out
+// of range or not a number: 401 "Bad Coordinates" in its table of error codes, which clients
+// written for it may rely on, although 401 otherwise means a missing or invalid key. A
+// missing coordinate is a 400 (badRequest), like any missing parameter.
+func badCoordinates(format string, args ...any) error {
+	return web.Errorf(http.StatusUnauthorized, format, args...)
+}
+
 // invalidIP is the spec's answer to a malformed IP address: 405, not 400 (spec rule 2).
 func invalidIP(format string, args ...any) error {
 	return web.Errorf(http.StatusMethodNotAllowed, format, args...)

@@ -143,7 +143,8 @@ func decimalNumber(s string) bool {
 	return true
 }
 
-// coordParams reads latitude and longitude: both required, plain decimal numbers in range.
+// coordParams reads latitude and longitude: both required (400), plain decimal numbers in
+// range (401 otherwise, see badCoordinates).
 func coordParams(r *http.Request) (lat, lon float64, err error) {
 	parse := func(name string, limit float64) (float64, error) {
 		v, ok := paramOK(r, name)
@@ -153,7 +154,7 @@ func coordParams(r *http.Request) (lat, lon float64, err error) {
 		t := strings.TrimSpace(v)
 		f, err := strconv.ParseFloat(t, 64)
 		if err != nil || !decimalNumber(t) || f < -limit || f > limit {
-			return 0, badRequest("Invalid coordinates: %s is %s. Expecting latitude in (+/- 90) and longitude in (+/- 180) range values.", name, quoteInput(v))
+			return 0, badCoordinates("Invalid coordinates: %s is %s. Expecting latitude in (+/- 90) and longitude in (+/- 180) range values.", name, quoteInput(v))
 		}
 		if f == 0 {
 			f = 0 // -0 is 0: the answer echoes the coordinates

@@ -98,7 +98,7 @@ func TestKeylessRateLimitHTTP(t *testing.T) {
 	s := placesServer(t, datasettest.Snapshot(t))
 	for _, path := range []string{"/data/am-i-roaming", "/data/reverse-geocode-client"} {
 		t.Run(path, func(t *testing.T) {
-			// Bad coordinates: a cheap 400, counted like any request.
+			// Bad coordinates: a cheap 401, counted like any request.
 			target := path + "?latitude=100&longitude=0"
 			remote := "203.0.113.9"
 			if path == "/data/reverse-geocode-client" {
@@ -112,7 +112,7 @@ func TestKeylessRateLimitHTTP(t *testing.T) {
 					limited = rec
 					break
 				}
-				if rec.Code != http.StatusBadRequest {
+				if rec.Code != http.StatusUnauthorized {
 					t.Fatalf("status %d: %s", rec.Code, rec.Body)
 				}
 				n++
@@ -130,7 +130,7 @@ func TestKeylessRateLimitHTTP(t *testing.T) {
 			if limited.Header().Get("Access-Control-Allow-Origin") != "*" {
 				t.Error("429 without CORS header: a browser could not read it")
 			}
-			if rec := placesGet(t, s, target, "203.0.113.99"); rec.Code != http.StatusBadRequest {
+			if rec := placesGet(t, s, target, "203.0.113.99"); rec.Code != http.StatusUnauthorized {
 				t.Errorf("another client limited too: %d", rec.Code)
 			}
 		})

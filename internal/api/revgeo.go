@@ -15,8 +15,8 @@ import (
 // Reverse geocoding: /data/reverse-geocode (keyed) and /data/reverse-geocode-client
 // (keyless, for browsers and apps).
 //
-// Parameters: latitude and longitude (decimal degrees; out of range or not a number is a
-// 400 naming the valid ranges), localityLanguage (default en; "default" is the first
+// Parameters: latitude and longitude (decimal degrees; missing is a 400, out of range or not
+// a number a 401 naming the valid ranges, as the commercial service answers), localityLanguage (default en; "default" is the first
 // administrative language of the point's country).
 //
 // Body, in the commercial service's field names:
@@ -138,7 +138,7 @@ func (s *Server) revgeoAnswer(w http.ResponseWriter, r *http.Request, lat, lon f
 	}
 	p, ok := snap.Places.Lookup(lat, lon)
 	if !ok { // coordParams already checked the range; keep the engine's word anyway
-		return badRequest("Invalid coordinates. Expecting latitude in (+/- 90) and longitude in (+/- 180) range values.")
+		return badCoordinates("Invalid coordinates. Expecting latitude in (+/- 90) and longitude in (+/- 180) range values.")
 	}
 	c, hasCountry := v.snap.Countries.Lookup(p.Country.Code)
 	hasCountry = hasCountry && p.Country.Code != ""

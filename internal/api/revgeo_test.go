@@ -320,6 +320,10 @@ func FuzzReverseGeocodeParams(f *testing.F) {
 		rec := placesGet(t, s, "/data/reverse-geocode?"+q.Encode(), "")
 		switch rec.Code {
 		case 200, 400, 503:
+		case 401: // the key is good: only bad coordinates may be a 401
+			if !strings.Contains(rec.Body.String(), "Invalid coordinates") {
+				t.Fatalf("401 for %q %q: %s", lat, lon, rec.Body)
+			}
 		default:
 			t.Fatalf("status %d for %q %q: %s", rec.Code, lat, lon, rec.Body)
 		}

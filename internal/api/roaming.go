@@ -21,7 +21,8 @@ import "net/http"
 //	                    geolocation), "" for addresses the data does not place
 //	networkCountryName  its name in localityLanguage
 //
-// Latitude and longitude are required (400 naming the valid ranges otherwise). The caller's
+// Latitude and longitude are required (400), and in range (401 naming the valid ranges, as
+// the commercial service answers). The caller's
 // address is the client address (see the keyless notes on proxies); there is no ip
 // parameter, as in the commercial service: the endpoint is about the caller.
 func (s *Server) amIRoaming(w http.ResponseWriter, r *http.Request) error {

@@ -47,6 +47,7 @@ import (
 	"github.com/nyaruka/phonenumbers"
 
 	"github.com/ipatlas/ipatlas/internal/country"
+	"github.com/ipatlas/ipatlas/internal/locale"
 )
 
 // Sources is the consumer-side view of the fetched source trees.
@@ -166,10 +167,10 @@ func load(ctx context.Context, src Sources, rep Counter) (*input, error) {
 	if in.currencies, err = parseRegionCurrencies(core); err != nil {
 		return nil, wrap(srcCLDRCore, err)
 	}
-	if in.parents, err = parseParentLocales(core); err != nil {
+	if in.parents, err = locale.ParentLocales(core); err != nil {
 		return nil, wrap(srcCLDRCore, err)
 	}
-	if in.likely, err = parseLikelySubtags(core); err != nil {
+	if in.likely, err = locale.LikelySubtags(core); err != nil {
 		return nil, wrap(srcCLDRCore, err)
 	}
 	rep.Count(srcCLDRCore, "territories", len(in.territoryInfo.Languages))

@@ -199,38 +199,6 @@ func parseRegionCurrencies(fsys fs.FS) (map[string][]string, error) {
 	return out, nil
 }
 
-// parseParentLocales reads supplemental/parentLocales.json: the locales whose CLDR parent is
-// not their truncation ("en-GB" → "en-001", "zh-Hant" → "root").
-func parseParentLocales(fsys fs.FS) (map[string]string, error) {
-	var raw struct {
-		Supplemental struct {
-			ParentLocales struct {
-				ParentLocale map[string]string `json:"parentLocale"`
-			} `json:"parentLocales"`
-		} `json:"supplemental"`
-	}
-	if err := readJSON(fsys, "supplemental/parentLocales.json", &raw); err != nil {
-		return nil, err
-	}
-	return raw.Supplemental.ParentLocales.ParentLocale, nil
-}
-
-// parseLikelySubtags reads supplemental/likelySubtags.json ("zh-TW" → "zh-Hant-TW").
-func parseLikelySubtags(fsys fs.FS) (map[string]string, error) {
-	var raw struct {
-		Supplemental struct {
-			LikelySubtags map[string]string `json:"likelySubtags"`
-		} `json:"supplemental"`
-	}
-	if err := readJSON(fsys, "supplemental/likelySubtags.json", &raw); err != nil {
-		return nil, err
-	}
-	if len(raw.Supplemental.LikelySubtags) == 0 {
-		return nil, errors.New("supplemental/likelySubtags.json: empty")
-	}
-	return raw.Supplemental.LikelySubtags, nil
-}
-
 // localeNames is what Build takes from cldr-localenames-full.
 type localeNames struct {
 	// Territories maps locale → territory code → name, for the plain (non-"alt") names.

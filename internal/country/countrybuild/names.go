@@ -5,6 +5,8 @@ import (
 	"maps"
 	"slices"
 	"strings"
+
+	"github.com/ipatlas/ipatlas/internal/locale"
 )
 
 // localisedNames computes every country's Names map from the CLDR territory names.
@@ -47,7 +49,7 @@ func localisedNames(codes []string, ln localeNames, parents, likely map[string]s
 	for loc := range ln.Territories {
 		target[loc] = loc
 	}
-	for alias, t := range scriptAliases(ln, likely) {
+	for alias, t := range locale.ScriptAliases(likely, func(l string) bool { return ln.Territories[l] != nil }) {
 		target[alias] = t
 	}
 	locales := slices.SortedFunc(maps.Keys(target), func(a, b string) int {
@@ -80,52 +82,4 @@ func localisedNames(codes []string, ln localeNames, parents, likely map[string]s
 		out[code] = names
 	}
 	return out, len(used)
-}
-
-// scriptAliases returns the alias locales described at localisedNames: "lang-REGION" →
-// the CLDR locale to show, for every likely-subtags entry that gives the region a script
-// other than the language's default and that CLDR has a locale for.
-func scriptAliases(ln localeNames, likely map[string]string) map[string]string {
-	out := map[string]string{}
-	for from, to := range likely {
-		lang, region, ok := strings.Cut(from, "-")
-		if !ok || strings.Contains(region, "-") || lang == "und" || !isRegion(region) {
-			continue
-		}
-		if _, exists := ln.Territories[from]; exists {
-			continue
-		}
-		parts := strings.Split(to, "-")
-		if len(parts) != 3 || parts[0] != lang || parts[2] != region {
-			continue
-		}
-		script := parts[1]
-		def := strings.Split(likely[lang], "-")
-		if len(def) < 2 || def[1] == script {
-			continue
-		}
-		switch {
-		case ln.Territories[to] != nil:
-			out[from] = to
-		case ln.Territories[lang+"-"+script] != nil:
-			out[from] = lang + "-" + script
-		}
-	}
-	return out
-}
-
-// isRegion reports whether s is a region subtag: two upper-case letters or three digits.
-func isRegion(s string) bool {
-	if isUpper(s, 2) {
-		return true
-	}
-	if len(s) != 3 {
-		return false
-	}
-	for i := range 3 {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/ipatlas/ipatlas/internal/ipgeo"
+	"github.com/ipatlas/ipatlas/internal/locale"
 )
 
 // fsOpt is an optional source tree.
@@ -264,25 +265,6 @@ func parseWindowsZones(fsys fs.FS) (map[string]string, error) {
 	return out, nil
 }
 
-// parseParentLocales reads supplemental/parentLocales.json.
-func parseParentLocales(fsys fs.FS) (map[string]string, error) {
-	b, err := fs.ReadFile(fsys, "supplemental/parentLocales.json")
-	if err != nil {
-		return nil, err
-	}
-	var doc struct {
-		Supplemental struct {
-			ParentLocales struct {
-				ParentLocale map[string]string `json:"parentLocale"`
-			} `json:"parentLocales"`
-		} `json:"supplemental"`
-	}
-	if err := json.Unmarshal(b, &doc); err != nil {
-		return nil, fmt.Errorf("parentLocales.json: %w", err)
-	}
-	return doc.Supplemental.ParentLocales.ParentLocale, nil
-}
-
 // parseWindowsTexts reads timezones.json of the timezones.json package: Windows zone id →
 // description, without the "(UTC…) " prefix, which ipgeo computes from the rules.
 func parseWindowsTexts(fsys fs.FS) (map[string]string, error) {
@@ -324,7 +306,11 @@ func readTZ(ctx context.Context, core, dates fs.FS, winText fsOpt, used []string
 	if err != nil {
 		return ipgeo.TZData{}, st, err
 	}
-	parents, err := parseParentLocales(core)
+	parents, err := locale.ParentLocales(core)
+	if err != nil {
+		return ipgeo.TZData{}, st, err
+	}
+	likely, err := locale.LikelySubtags(core)
 	if err != nil {
 		return ipgeo.TZData{}, st, err
 	}
@@ -356,7 +342,18 @@ func readTZ(ctx context.Context, core, dates fs.FS, winText fsOpt, used []string
 	if _, ok := own["en"]; !ok {
 		return ipgeo.TZData{}, st, errors.New("cldr-dates-full: no en locale")
 	}
-	locales := slices.Sorted(maps.Keys(own))
+	// target is the CLDR locale whose names a locale shows: itself, or, for a tag such as
+	// "zh-TW" that names no locale but a script other than its language's default, the
+	// locale of that script ("zh-Hant-TW"), which the truncation walk of the server's locale
+	// lookup ("zh-tw" → "zh") would miss.
+	target := map[string]string{}
+	for l := range own {
+		target[l] = l
+	}
+	for alias, t := range locale.ScriptAliases(likely, func(l string) bool { _, ok := own[l]; return ok }) {
+		target[alias] = t
+	}
+	locales := slices.Sorted(maps.Keys(target))
 
 	mzSet := map[string]bool{}
 	for _, spans := range meta {
@@ -404,7 +401,7 @@ func readTZ(ctx context.Context, core, dates fs.FS, winText fsOpt, used []string
 	for li, l := range locales {
 		row := make([]ipgeo.TZNames, len(metazones))
 		for mi, m := range metazones {
-			row[mi] = resolve(l, func(ln localeNames) (ipgeo.TZNames, bool) { v, ok := ln.metazones[m]; return v, ok })
+			row[mi] = resolve(target[l], func(ln localeNames) (ipgeo.TZNames, bool) { v, ok := ln.metazones[m]; return v, ok })
 		}
 		tz.Names[li] = row
 	}
@@ -454,7 +451,7 @@ func readTZ(ctx context.Context, core, dates fs.FS, winText fsOpt, used []string
 			if overridden[key] {
 				z.Names = make([]ipgeo.TZNames, len(locales))
 				for li, l := range locales {
-					z.Names[li] = resolve(l, func(ln localeNames) (ipgeo.TZNames, bool) { v, ok := ln.zones[key]; return v, ok })
+					z.Names[li] = resolve(target[l], func(ln localeNames) (ipgeo.TZNames, bool) { v, ok := ln.zones[key]; return v, ok })
 				}
 				break
 			}

@@ -395,6 +395,24 @@ func TestRealTimeZone(t *testing.T) {
 			}
 		})
 	}
+	// Chinese by script: a region whose likely script is Traditional (TW, MO, and HK, a CLDR
+	// locale of its own) gets Traditional names, where truncating "zh-TW" to "zh" gave
+	// Simplified ones.
+	for _, tc := range []struct{ zone, lang, want string }{
+		{"Asia/Taipei", "zh", "台北标准时间"},
+		{"Asia/Taipei", "zh-Hant", "台北標準時間"},
+		{"Asia/Taipei", "zh-TW", "台北標準時間"},
+		{"Asia/Taipei", "zh_tw", "台北標準時間"},
+		{"Asia/Taipei", "zh-MO", "台北標準時間"},
+		{"Europe/London", "zh", "英国夏令时间"},
+		{"Europe/London", "zh-TW", "英國夏令時間"},
+		{"Europe/London", "zh-HK", "英國夏令時間"},
+		{"Europe/London", "zh-SG", "英国夏令时间"},
+	} {
+		if got, _ := db.TimeZone(tc.zone, july, tc.lang); got.EffectiveFull != tc.want {
+			t.Errorf("%s in %s: %q, want %q", tc.zone, tc.lang, got.EffectiveFull, tc.want)
+		}
+	}
 	if _, ok := db.TimeZone("Mars/Olympus_Mons", july, "en"); ok {
 		t.Error("unknown zone found")
 	}

@@ -1,0 +1,52 @@
+// Package locale owns what the data builders share about CLDR locale identifiers: which
+// locale a language-region tag that names no CLDR locale should show.
+package locale
+
+import "strings"
+
+// ScriptAliases returns, for every language-region tag to which CLDR's likelySubtags gives a
+// script other than its language's default ("zh-TW" → "zh-Hant-TW", where "zh" →
+// "zh-Hans-CN"), the CLDR locale whose data the tag should show: the likely locale itself
+// when has reports it, else language-script ("zh-Hant"). Without the alias a lookup that
+// truncates "zh-TW" to "zh" would answer in Simplified Chinese. Tags that are locales of
+// their own (has reports them) and tags whose locale has no data are left out.
+func ScriptAliases(likely map[string]string, has func(locale string) bool) map[string]string {
+	out := map[string]string{}
+	for from, to := range likely {
+		lang, region, ok := strings.Cut(from, "-")
+		if !ok || strings.Contains(region, "-") || lang == "und" || !IsRegion(region) || has(from) {
+			continue
+		}
+		parts := strings.Split(to, "-")
+		if len(parts) != 3 || parts[0] != lang || parts[2] != region {
+			continue
+		}
+		script := parts[1]
+		if def := strings.Split(likely[lang], "-"); len(def) < 2 || def[1] == script {
+			continue
+		}
+		switch {
+		case has(to):
+			out[from] = to
+		case has(lang + "-" + script):
+			out[from] = lang + "-" + script
+		}
+	}
+	return out
+}
+
+// IsRegion reports whether s is a region subtag: two upper-case letters or three digits.
+func IsRegion(s string) bool {
+	switch len(s) {
+	case 2:
+		return 'A' <= s[0] && s[0] <= 'Z' && 'A' <= s[1] && s[1] <= 'Z'
+	case 3:
+		for i := range 3 {
+			if s[i] < '0' || s[i] > '9' {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}

@@ -1,0 +1,38 @@
+package locale
+
+import (
+	"maps"
+	"testing"
+)
+
+func TestScriptAliases(t *testing.T) {
+	likely := map[string]string{
+		"zh":     "zh-Hans-CN",
+		"zh-TW":  "zh-Hant-TW", // Traditional: an alias
+		"zh-HK":  "zh-Hant-HK", // a locale of its own in has below
+		"zh-MO":  "zh-Hant-MO", // no zh-Hant-MO: falls back to zh-Hant
+		"zh-SG":  "zh-Hans-SG", // the default script: no alias
+		"sr":     "sr-Cyrl-RS",
+		"sr-ME":  "sr-Latn-ME", // Latin: an alias to sr-Latn
+		"pa-PK":  "pa-Arab-PK", // no pa entry: the default script is unknown, no alias
+		"und-TW": "zh-Hant-TW",
+		"uz-AF":  "uz-Arab-AF", // no locale for it at all
+		"uz":     "uz-Latn-UZ",
+		"en-001": "en-Latn-001", // a numeric region with the default script (en)
+		"en":     "en-Latn-US",
+	}
+	locales := map[string]bool{"zh": true, "zh-Hant": true, "zh-HK": true, "zh-Hant-TW": true, "sr": true, "sr-Latn": true, "pa": true, "pa-Arab": true, "uz": true, "en": true}
+	got := ScriptAliases(likely, func(l string) bool { return locales[l] })
+	want := map[string]string{"zh-TW": "zh-Hant-TW", "zh-MO": "zh-Hant", "sr-ME": "sr-Latn"}
+	if !maps.Equal(got, want) {
+		t.Errorf("got %v, want %v", got, want)
+	}
+}
+
+func TestIsRegion(t *testing.T) {
+	for s, want := range map[string]bool{"TW": true, "419": true, "tw": false, "T": false, "TWN": false, "4x9": false, "": false} {
+		if IsRegion(s) != want {
+			t.Errorf("IsRegion(%q) = %v", s, !want)
+		}
+	}
+}

@@ -66,14 +66,19 @@ func BenchmarkAS(b *testing.B) {
 func BenchmarkWithin(b *testing.B) {
 	db, _ := benchDB(b)
 	for _, tc := range []struct {
-		cidr  string
-		depth int
-	}{{"1.2.3.4/32", 1}, {"1.2.0.0/16", 1}, {"1.0.0.0/8", 2}, {"0.0.0.0/0", 1}, {"0.0.0.0/0", netinfo.MaxDepthLimit}, {"::/0", netinfo.MaxDepthLimit}} {
+		cidr   string
+		depth  int
+		bogons bool
+	}{{"1.2.3.4/32", 1, false}, {"1.2.0.0/16", 1, false}, {"1.0.0.0/8", 2, false}, {"0.0.0.0/0", 1, false}, {"0.0.0.0/0", netinfo.MaxDepthLimit, false}, {"::/0", netinfo.MaxDepthLimit, false}, {"::/0", netinfo.MaxDepthLimit, true}} {
 		p := netip.MustParsePrefix(tc.cidr)
-		b.Run(tc.cidr+"-depth"+string(rune('0'+tc.depth)), func(b *testing.B) {
+		name := tc.cidr + "-depth" + string(rune('0'+tc.depth))
+		if tc.bogons {
+			name += "-bogonsOnly"
+		}
+		b.Run(name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := db.Within(p, netinfo.WithinOptions{DepthLimit: tc.depth}); err != nil {
+				if _, err := db.Within(p, netinfo.WithinOptions{DepthLimit: tc.depth, BogonsOnly: tc.bogons}); err != nil {
 					b.Fatal(err)
 				}
 			}

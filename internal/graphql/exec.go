@@ -76,6 +76,14 @@ func (x *executor) run(op *ast.OperationDefinition) []byte {
 		x.out = web.AppendJSONString(x.out, kf.key)
 		x.out = append(x.out, ':')
 		x.path = append(x.path[:0], pathElem{key: kf.key})
+		if x.r.Context().Err() != nil {
+			// The request's time limit has passed (or the client left): the fields already
+			// answered keep their data, as when the volume runs out, and each field left
+			// gets the REST answer's status for a request stopped at its limit.
+			x.errs.add("The request took too long and was stopped before this field was answered. Please try again, or split the query.", kf.f.Position, x.path, codeREST, http.StatusServiceUnavailable)
+			x.out = append(x.out, "null"...)
+			continue
+		}
 		if !x.rootField(q, frame, kf) {
 			// A non-null root field failed; no root field is non-null in these schemas,
 			// but keep the spec's rule: the error reaches data.
@@ -84,11 +92,6 @@ func (x *executor) run(op *ast.OperationDefinition) []byte {
 		}
 		if x.tooBig {
 			break
-		}
-		if err := x.r.Context().Err(); err != nil {
-			x.errs.add("The request was cancelled or timed out before every field was answered.", nil, nil, codeInternal, 0)
-			x.out = append(x.out[:0], "null"...)
-			return x.out
 		}
 	}
 	if x.tooBig {

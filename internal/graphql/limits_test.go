@@ -1,7 +1,10 @@
 package graphql
 
 import (
+	"context"
+	"encoding/json"
 	"fmt"
+	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
@@ -151,5 +154,49 @@ func TestGraphQLIntrospectionQueryIsCheap(t *testing.T) {
 	c := costMeter{doc: e.doc}
 	if cost := c.selectionSet(e.doc.Operations[0].SelectionSet, true, false); cost > 5*RootCost {
 		t.Errorf("introspection costs %d", cost)
+	}
+}
+
+// TestGraphQLDeadlineKeepsAnsweredFields: when the request's time limit passes between root
+// fields, the fields answered keep their data and each field left is null with a 503 field
+// error, as a REST request stopped at its limit is answered; the lookups left do not run.
+func TestGraphQLDeadlineKeepsAnsweredFields(t *testing.T) {
+	s, f := newTestService(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	calls := 0
+	bodies, err := restBodies()
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.override = map[string]func(url.Values) (int, []byte){pathGeolocation: func(url.Values) (int, []byte) {
+		if calls++; calls == 2 {
+			cancel() // the deadline passes during the second lookup
+		}
+		return 200, bodies[pathGeolocation]
+	}}
+	p, _ := s.Package(IPGeolocation)
+	r := httptest.NewRequest("POST", "/graphql/"+IPGeolocation, nil).WithContext(ctx)
+	w := httptest.NewRecorder()
+	if err := s.Serve(w, r, p, []byte(query(`{ a: ipGeolocation { ip } b: ipGeolocation { ip } c: ipGeolocation { ip } d: ipGeolocation { ip } }`, nil))); err != nil {
+		t.Fatal(err)
+	}
+	var res result
+	if err := json.Unmarshal(w.Body.Bytes(), &res); err != nil || w.Code != 200 {
+		t.Fatalf("%d %s", w.Code, w.Body)
+	}
+	if want := `{"a":{"ip":"81.2.69.160"},"b":{"ip":"81.2.69.160"},"c":null,"d":null}`; string(res.Data) != want {
+		t.Errorf("data %s, want %s", res.Data, want)
+	}
+	if len(res.Errors) != 2 {
+		t.Fatalf("errors %+v", res.Errors)
+	}
+	for i, e := range res.Errors {
+		if e.Extensions["code"] != codeREST || e.Extensions["status"] != float64(503) || len(e.Path) != 1 || e.Path[0] != []string{"c", "d"}[i] || !strings.Contains(e.Message, "took too long") {
+			t.Errorf("error %d: %+v", i, e)
+		}
+	}
+	if calls != 2 {
+		t.Errorf("%d lookups ran, want 2", calls)
 	}
 }

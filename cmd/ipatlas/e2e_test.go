@@ -443,6 +443,18 @@ func TestMetricsListeners(t *testing.T) {
 				t.Error("the metrics repeat the key")
 			}
 		}
+		// The admin listener's own errors are JSON too.
+		for path, code := range map[string]int{"/admin/reload": 405, "/nope": 404} {
+			resp, err := client.Get(s.admin + path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != code || !json.Valid(body) {
+				t.Errorf("admin GET %s: %d %s; want a JSON %d", path, resp.StatusCode, body, code)
+			}
+		}
 		s.stop(t)
 	}
 }

@@ -228,12 +228,20 @@ func adminHandler(reg *prometheus.Registry, live *dataset.Live) http.Handler {
 	mux.HandleFunc("/debug/pprof/", pprof.Index)
 	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
 	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
-	mux.HandleFunc("POST /admin/reload", func(w http.ResponseWriter, r *http.Request) {
+	mux.HandleFunc("/admin/reload", func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost {
+			w.Header().Set("Allow", http.MethodPost)
+			web.WriteError(w, http.StatusMethodNotAllowed, "Reload with POST.")
+			return
+		}
 		if err := live.Reload(); err != nil {
 			web.WriteError(w, http.StatusUnprocessableEntity, "The snapshot was refused and the previous one keeps serving: "+err.Error())
 			return
 		}
 		_ = web.WriteJSON(w, http.StatusOK, map[string]any{"status": "reloaded", "dataBuildTime": live.Current().Meta.BuildTime})
+	})
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		web.WriteError(w, http.StatusNotFound, "There is no admin endpoint at "+r.URL.EscapedPath()+"; there are /metrics, /debug/pprof/ and POST /admin/reload.")
 	})
 	return mux
 }

@@ -141,7 +141,7 @@ func cleanPath(p string) string {
 // unclean answers a path with // or dot segments with a JSON 404 naming the clean path,
 // where ServeMux would answer an HTML redirect whose Location repeats the query, key and all.
 func (s *Server) unclean(w http.ResponseWriter, r *http.Request) {
-	web.WriteError(w, http.StatusNotFound, "There is no endpoint at "+r.URL.Path+"; paths are not cleaned, use "+cleanPath(r.URL.Path)+".")
+	web.WriteError(w, http.StatusNotFound, "There is no endpoint at "+web.RedactKeys(r.URL.EscapedPath())+"; paths are not cleaned, use "+web.RedactKeys(cleanPath(r.URL.Path))+".")
 }
 
 func (s *Server) stack(route string, h http.Handler) http.Handler {
@@ -205,7 +205,8 @@ func (s *Server) unmatched(w http.ResponseWriter, r *http.Request) {
 		web.WriteError(w, http.StatusMethodNotAllowed, "Method "+r.Method+" is not allowed on "+r.URL.Path+"; use "+a+".")
 		return
 	}
-	web.WriteError(w, http.StatusNotFound, "There is no endpoint at "+r.URL.Path+".")
+	// The path as sent (/data%2Fcountry-info is not /data/country-info), keys redacted.
+	web.WriteError(w, http.StatusNotFound, "There is no endpoint at "+web.RedactKeys(r.URL.EscapedPath())+".")
 }
 
 // Offline lets every request through with no key and no metering. It is for the lookup

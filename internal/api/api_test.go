@@ -102,7 +102,10 @@ func TestStatusCodesAndErrorBodies(t *testing.T) {
 		// Skipped, the pair would make ip absent: the caller's own address, another question.
 		{"ip that does not decode", "GET", "/data/ip-geolocation-with-confidence?key=good&ip=8.8.8.8%", nil, 400, "query string is not valid"},
 		{"endpoints without a key too", "GET", "/data/sources?x=%zz", nil, 400, "query string is not valid"},
+		{"a key sent as the code is not repeated", "GET", "/data/country-info?key=good&code=ipa_ABCDEFGH234567", nil, 404, `"REDACTED"`},
 		{"unknown path", "GET", "/data/nothing-here", nil, 404, "no endpoint"},
+		{"escaped slash", "GET", "/data%2Fcountry-info?code=IE&key=good", nil, 404, "no endpoint at /data%2Fcountry-info."},
+		{"key in the path", "GET", "/data/ipa_ABCDEFGH234567", nil, 404, "no endpoint at /data/REDACTED."},
 		{"double slash", "GET", "/data//countries?key=good", nil, 404, "use /data/countries"},
 		{"dot segment", "GET", "/data/x/../countries?key=good", nil, 404, "use /data/countries"},
 		{"wrong method", "POST", "/data/countries?key=good", nil, 405, "use GET"},

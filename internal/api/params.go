@@ -26,8 +26,11 @@ func paramOK(r *http.Request, name string) (string, bool) {
 // keyed handlers read the key.
 func authKey(r *http.Request) (string, bool) { return auth.KeyFrom(r) }
 
-// quoteInput shortens client input for inclusion in an error description.
+// quoteInput shortens client input for inclusion in an error description, with anything
+// that looks like an API key redacted (a key sent as ip=, say): answers pass through proxies
+// and client logs.
 func quoteInput(s string) string {
+	s = web.RedactKeys(s)
 	if len(s) > 64 {
 		s = s[:64] + "..."
 	}

@@ -144,6 +144,12 @@ func (s *Server) Register(mux *http.ServeMux) {
 	static, _ := fs.Sub(assets, "static")
 	files := http.StripPrefix("/assets/", http.FileServerFS(static))
 	mux.Handle("GET /assets/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// Only the files themselves: the file server's own 404 is plain text, and it lists
+		// directories.
+		if st, err := fs.Stat(static, strings.TrimPrefix(r.URL.Path, "/assets/")); err != nil || !st.Mode().IsRegular() {
+			web.WriteError(w, http.StatusNotFound, "There is no asset at "+r.URL.Path+".")
+			return
+		}
 		w.Header().Set("Cache-Control", "public, max-age=3600")
 		files.ServeHTTP(w, r)
 	}))
@@ -365,7 +371,7 @@ func (s *Server) signupForm(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-const minPassword = 10
+const minPassword, maxPassword = 10, 1024
 
 func (s *Server) signup(w http.ResponseWriter, r *http.Request) error {
 	if !s.opt.Signup {
@@ -383,8 +389,8 @@ func (s *Server) signup(w http.ResponseWriter, r *http.Request) error {
 	if a, err := mail.ParseAddress(email); err != nil || a.Address != email || len(email) > 254 {
 		return fail(http.StatusBadRequest, "Enter a valid email address, such as name@example.org.")
 	}
-	if len(password) < minPassword || len(password) > 1024 {
-		return fail(http.StatusBadRequest, fmt.Sprintf("Choose a password of at least %d characters.", minPassword))
+	if len(password) < minPassword || len(password) > maxPassword {
+		return fail(http.StatusBadRequest, fmt.Sprintf("Choose a password of %d to %d characters.", minPassword, maxPassword))
 	}
 	if _, err := s.opt.Store.AccountByEmail(r.Context(), email); err == nil {
 		return fail(http.StatusConflict, "An account with this email already exists (duplicate email). Log in instead.")

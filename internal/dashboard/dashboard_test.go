@@ -447,6 +447,11 @@ func TestPagesRender(t *testing.T) {
 	want(t, h.get(c, "/account/usage"), http.StatusOK, "<svg")
 	want(t, h.get(c, "/account/explorer"), http.StatusOK, "/data/country-info")
 	want(t, h.get(c, "/assets/style.css"), http.StatusOK, "font")
+	// Anything else under /assets/ is the JSON 404, not the file server's text or a listing.
+	for _, p := range []string{"/assets/", "/assets/nope.js", "/assets/STYLE.CSS"} {
+		r := h.get(c, p)
+		want(t, r, http.StatusNotFound, `{"status":404,"description":"There is no asset at `+p+`."}`)
+	}
 }
 
 type fakeMeter map[string]int64

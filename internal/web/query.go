@@ -113,6 +113,7 @@ func isHex(c byte) bool {
 // quotePair quotes a query pair for an error message, cut to a readable length.
 func quotePair(pair string) string {
 	const limit = 64
+	pair = RedactQuery(pair) // a key sent beside the mistake (code=IE;key=ipa_...) stays out of the answer
 	if len(pair) > limit {
 		return strconv.Quote(pair[:limit]) + "..."
 	}

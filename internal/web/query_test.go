@@ -86,6 +86,9 @@ func TestCheckQuery(t *testing.T) {
 		{"k%y=1", `"k%y=1"`},
 		{"a=1&b=2;c=3", `not ';' (in "b=2;c=3")`},
 		{"a=" + strings.Repeat("x", 100) + "%", `"... has a '%'`},
+		// A key beside the mistake is not repeated in the answer.
+		{"code=IE;key=ipa_ABCDEFGH", `not ';' (in "code=IE;key=REDACTED")`},
+		{"key=ipa_ABCDEFGH%", `"key=REDACTED" has a '%'`},
 	}
 	for _, tt := range tests {
 		err := CheckQuery(tt.raw)

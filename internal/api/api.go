@@ -160,6 +160,9 @@ func (s *Server) open(pattern string, fn web.HandlerFunc) {
 		if err := web.CheckQuery(r.URL.RawQuery); err != nil {
 			return badRequest("The query string is not valid: %v.", err)
 		}
+		if err := checkLocalityLanguage(r); err != nil {
+			return err
+		}
 		return fn(w, r)
 	})))
 }

@@ -96,6 +96,8 @@ func TestStatusCodesAndErrorBodies(t *testing.T) {
 		{"forbidden", "GET", "/data/country-info?code=IE&key=disabled", nil, 403, "disabled"},
 		{"store failure", "GET", "/data/country-info?code=IE&key=broken", nil, 500, "Please try again"},
 		{"missing code", "GET", "/data/country-info?key=good", nil, 400, "code parameter is required"},
+		{"localityLanguage at its longest", "GET", "/data/country-info?code=IE&key=good&localityLanguage=" + strings.Repeat("x", 35), nil, 200, ""},
+		{"localityLanguage too long", "GET", "/data/country-info?code=IE&key=good&localityLanguage=" + strings.Repeat("x", 36), nil, 400, "too long (35 characters at most)"},
 		{"unknown code", "GET", "/data/country-info?code=XX&key=good", nil, 404, `"XX"`},
 		{"malformed escape", "GET", "/data/country-info?code=IE%&key=good", nil, 400, `"code=IE%" has a '%' that is not followed by two hexadecimal digits`},
 		{"semicolon separator", "GET", "/data/country-info?key=good;code=IE", nil, 400, "separated by '&', not ';'"},

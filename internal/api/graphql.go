@@ -219,6 +219,10 @@ func (a graphqlAnswerer) Answer(r *http.Request, path, rawQuery string) (int, []
 	sub.Body = http.NoBody
 	sub.ContentLength = 0
 
+	if err := checkLocalityLanguage(sub); err != nil {
+		code, desc := statusOf(err)
+		return a.errorBody(code, desc)
+	}
 	rec := recorderPool.Get().(*answerRecorder)
 	defer rec.put()
 	ok, err := a.serve(path, rec, sub)

@@ -2,6 +2,7 @@ package api
 
 import (
 	"net/http"
+	"strings"
 
 	"github.com/ipatlas/ipatlas/internal/auth"
 	"github.com/ipatlas/ipatlas/internal/web"
@@ -10,6 +11,20 @@ import (
 // maxParamLen bounds any single parameter value: no lookup input is longer, and a bound
 // keeps error descriptions (which quote the input) short.
 const maxParamLen = 256
+
+// maxLangLen bounds localityLanguage: longer than any CLDR locale identifier, and it bounds
+// the echo in localityLanguageRequested.
+const maxLangLen = 35
+
+// checkLocalityLanguage refuses a localityLanguage longer than maxLangLen, on every endpoint
+// alike (open, and GraphQL's fields): an unknown code falls back to English, but a value that
+// long is no code.
+func checkLocalityLanguage(r *http.Request) error {
+	if v, ok := paramOK(r, "localityLanguage"); ok && len(strings.TrimSpace(v)) > maxLangLen {
+		return badRequest("The localityLanguage parameter is too long (%d characters at most): use an ISO 639-1 code such as en or de, a CLDR locale such as zh-Hant, or default.", maxLangLen)
+	}
+	return nil
+}
 
 // param returns a query parameter, or "" when absent.
 func param(r *http.Request, name string) string {

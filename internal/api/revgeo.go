@@ -65,10 +65,7 @@ func (s *Server) reverseGeocodeClient(w http.ResponseWriter, r *http.Request) er
 		return err
 	}
 	snap := v.snap
-	reqLang, err := revgeoRequestedLang(r)
-	if err != nil {
-		return err
-	}
+	reqLang := revgeoRequestedLang(r)
 	var p ipgeo.Place
 	if a, ok := s.opt.ClientAddrs.Of(r); ok {
 		p, _ = snap.IPGeo.Lookup(a)
@@ -132,10 +129,7 @@ func (s *Server) revgeoAnswer(w http.ResponseWriter, r *http.Request, lat, lon f
 		return err
 	}
 	snap := v.snap
-	reqLang, err := revgeoRequestedLang(r)
-	if err != nil {
-		return err
-	}
+	reqLang := revgeoRequestedLang(r)
 	p, ok := snap.Places.Lookup(lat, lon)
 	if !ok { // coordParams already checked the range; keep the engine's word anyway
 		return badCoordinates("Invalid coordinates. Expecting latitude in (+/- 90) and longitude in (+/- 180) range values.")
@@ -278,15 +272,11 @@ func revgeoGeoNamesName(names *ipgeo.DB, id int, lang, name string) string {
 
 // revgeoRequestedLang is localityLanguage as sent, "en" when absent, for
 // localityLanguageRequested.
-func revgeoRequestedLang(r *http.Request) (string, error) {
-	l := strings.TrimSpace(param(r, "localityLanguage"))
-	if l == "" {
-		return "en", nil
+func revgeoRequestedLang(r *http.Request) string {
+	if l := strings.TrimSpace(param(r, "localityLanguage")); l != "" {
+		return l // at most maxLangLen long (checkLocalityLanguage)
 	}
-	if len(l) > 35 { // the longest sensible BCP 47 tag; also bounds the echo
-		return "", badRequest("The localityLanguage parameter is too long: use an ISO 639-1 code such as en or de, or default.")
-	}
-	return l, nil
+	return "en"
 }
 
 // revgeoLang is the language to name things in: the requested one, or for "default" the

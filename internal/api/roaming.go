@@ -35,10 +35,7 @@ func (s *Server) amIRoaming(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	snap := v.snap
-	lang, err := revgeoRequestedLang(r)
-	if err != nil {
-		return err
-	}
+	lang := revgeoRequestedLang(r)
 	place, _ := snap.Places.Lookup(lat, lon)
 	device := place.Country.Code
 	network := ""

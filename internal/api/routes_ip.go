@@ -28,9 +28,6 @@ func geoRequestedLang(r *http.Request) string {
 	if !ok || lang == "" {
 		return "en"
 	}
-	if len(lang) > 35 { // longer than any BCP 47 tag worth echoing
-		lang = lang[:35]
-	}
 	return lang
 }
 

@@ -17,7 +17,8 @@
 //   - Depth: fields nest at most MaxDepth (10) levels, introspection fields excepted (the
 //     validator already bounds how deep introspection may nest).
 //   - Cost: at most MaxCost (5000). A root field that runs a lookup costs RootCost (100),
-//     every other field 1, and fields inside a list count once per element the list may
+//     networkByCidr that times its depthLimit (rootScale), every other field 1, and fields
+//     inside a list count once per element the list may
 //     hold: the page size argument for paged lists (transitTo: batchSize, subnets:
 //     subnetsBatchSize), 250 for countries, 20 for the networks of a CIDR range (nested
 //     networks once), DefaultListSize (10) for other lists, 1 for introspection lists

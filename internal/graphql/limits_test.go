@@ -41,6 +41,11 @@ func TestGraphQLLimits(t *testing.T) {
 			map[string]any{"n": 50}, "COST_LIMIT_EXCEEDED", "too costly"},
 		{"countries with every field of interest", IPGeolocation, `{ countries { isoAlpha2 isoAlpha3 m49Code name isoName isoNameFull unRegion callingCode countryFlagEmoji wikidataId geonameId isIndependent currency { code } } }`, nil, "", ""},
 		{"fragment chain", IPGeolocation, doublingChain(), nil, "SELECTION_LIMIT_EXCEEDED", "more than 10 times"},
+		{"49 ranges at depth 1 pass", NetworkEngineering, cidrRoots(49, `depthLimit: 1`), nil, "", ""},
+		{"9 ranges at depth 5 pass", NetworkEngineering, cidrRoots(9, `depthLimit: 5, bogonsOnly: true`), nil, "", ""},
+		{"10 ranges at depth 5 do not", NetworkEngineering, cidrRoots(10, `depthLimit: 5, bogonsOnly: true`), nil, "COST_LIMIT_EXCEEDED", "networkByCidr that times its depthLimit"},
+		{"depth from a variable", NetworkEngineering, "query($d: Int) " + cidrRoots(10, `depthLimit: $d`), map[string]any{"d": 5}, "COST_LIMIT_EXCEEDED", "too costly"},
+		{"depth from a variable, small", NetworkEngineering, "query($d: Int) " + cidrRoots(10, `depthLimit: $d`), map[string]any{"d": 1}, "", ""},
 		{"ten levels pass", NetworkEngineering, `{ networkByCidr(cidr: "8.0.0.0/8") { networks { networks { networks { networks { networks { networks { network { carriers { asn } } } } } } } } } }`, nil, "", ""},
 		{"eleven levels do not", NetworkEngineering, deep, nil, "DEPTH_LIMIT_EXCEEDED", "nests 11 fields deep; at most 10"},
 		{"depth through fragments", NetworkEngineering, `{ networkByCidr(cidr: "8.0.0.0/8") { ...A } } fragment A on NetworksByCidr { networks { ...B } } fragment B on CidrItem { networks { networks { networks { networks { networks { networks { network { carriers { asn } } } } } } } } }`, nil, "DEPTH_LIMIT_EXCEEDED", "at most 10"},
@@ -71,6 +76,17 @@ func TestGraphQLLimits(t *testing.T) {
 			}
 		})
 	}
+}
+
+// cidrRoots is n aliased networkByCidr roots over ::/0 with args, selecting totalNetworks.
+func cidrRoots(n int, args string) string {
+	var b strings.Builder
+	b.WriteString("{")
+	for i := range n {
+		fmt.Fprintf(&b, ` r%d: networkByCidr(cidr: "::/0", %s) { totalNetworks }`, i, args)
+	}
+	b.WriteString(" }")
+	return b.String()
 }
 
 // doublingChain is a fragment chain that doubles the selection at each step: small to

@@ -175,8 +175,24 @@ func (s *Server) Register(mux *http.ServeMux) {
 	h("GET /account/usage", s.authed(s.usage))
 	h("GET /account/explorer", s.authed(s.explorer))
 	h("/account/", func(w http.ResponseWriter, r *http.Request) error {
+		// The catch-all takes every method, so a page asked for with the wrong one lands
+		// here too: say which method it takes.
+		if allow, ok := accountPages[r.URL.Path]; ok {
+			w.Header().Set("Allow", allow)
+			return web.Errorf(http.StatusMethodNotAllowed, "This page takes %s.", allow)
+		}
 		return web.Errorf(http.StatusNotFound, "There is no such page.")
 	})
+}
+
+// accountPages are the pages under /account/ and the methods they take, as registered in
+// Register.
+var accountPages = map[string]string{
+	"/account/":                       "GET, HEAD",
+	"/account/credentials":            "GET, HEAD",
+	"/account/credentials/regenerate": "POST",
+	"/account/usage":                  "GET, HEAD",
+	"/account/explorer":               "GET, HEAD",
 }
 
 // Handler returns a handler serving only the dashboard's routes (everything else is 404).

@@ -444,8 +444,10 @@ func TestMetricsListeners(t *testing.T) {
 			}
 		}
 		// The admin listener's own errors are JSON too.
-		for path, code := range map[string]int{"/admin/reload": 405, "/nope": 404} {
-			resp, err := client.Get(s.admin + path)
+		for path, code := range map[string]int{"GET /admin/reload": 405, "GET /nope": 404, "POST /metrics": 405} {
+			method, p, _ := strings.Cut(path, " ")
+			req, _ := http.NewRequest(method, s.admin+p, nil)
+			resp, err := client.Do(req)
 			if err != nil {
 				t.Fatal(err)
 			}

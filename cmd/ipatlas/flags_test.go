@@ -53,6 +53,7 @@ func TestGroupHelp(t *testing.T) {
 		{[]string{"data", "help"}, "", true},
 		{[]string{"keys"}, "'keys' needs a subcommand", false},
 		{[]string{"data", "frobnicate"}, "unknown command 'data frobnicate' (want update, info or export)", false},
+		{[]string{"serve", "--private-metrics"}, "--private-metrics serves the metrics on the admin listener only; give it with --admin-addr", false},
 	} {
 		var stdout, stderr strings.Builder
 		err := run(context.Background(), tt.args, &stdout, &stderr)

@@ -73,6 +73,9 @@ func runServe(ctx context.Context, args []string, stderr io.Writer) error {
 	if (c.tlsCert == "") != (c.tlsKey == "") {
 		return usageError{"serve: --tls-cert and --tls-key go together"}
 	}
+	if c.privateMetrics && c.adminAddr == "" {
+		return usageError{"serve: --private-metrics serves the metrics on the admin listener only; give it with --admin-addr"}
+	}
 	log, err := newLogger(stderr, c.logFormat, c.logLevel)
 	if err != nil {
 		return err
@@ -224,7 +227,15 @@ func listen(c serveConfig, api, admin http.Handler) ([]listener, error) {
 // adminHandler serves operator endpoints on a separate, private listener.
 func adminHandler(reg *prometheus.Registry, live *dataset.Live) http.Handler {
 	mux := http.NewServeMux()
-	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
+	metrics := promhttp.HandlerFor(reg, promhttp.HandlerOpts{})
+	mux.HandleFunc("/metrics", func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			w.Header().Set("Allow", "GET, HEAD")
+			web.WriteError(w, http.StatusMethodNotAllowed, "Read the metrics with GET.")
+			return
+		}
+		metrics.ServeHTTP(w, r)
+	})
 	mux.HandleFunc("/debug/pprof/", pprof.Index)
 	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
 	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)

@@ -141,7 +141,7 @@ func cleanPath(p string) string {
 // unclean answers a path with // or dot segments with a JSON 404 naming the clean path,
 // where ServeMux would answer an HTML redirect whose Location repeats the query, key and all.
 func (s *Server) unclean(w http.ResponseWriter, r *http.Request) {
-	web.WriteError(w, http.StatusNotFound, "There is no endpoint at "+web.RedactKeys(r.URL.EscapedPath())+"; paths are not cleaned, use "+web.RedactKeys(cleanPath(r.URL.Path))+".")
+	web.WriteError(w, http.StatusNotFound, "There is no endpoint at "+web.RedactPath(r.URL.EscapedPath())+"; paths are not cleaned, use "+web.RedactKeys(cleanPath(r.URL.Path))+".")
 }
 
 func (s *Server) stack(route string, h http.Handler) http.Handler {
@@ -156,12 +156,15 @@ func (s *Server) stack(route string, h http.Handler) http.Handler {
 // open registers a handler that needs no key. A query string that does not decode is a 400
 // before any handler reads it (web.CheckQuery says why).
 func (s *Server) open(pattern string, fn web.HandlerFunc) {
+	lookup := strings.Contains(pattern, " /data/")
 	s.mux.Handle(pattern, s.stack(pattern, web.Handle(s.opt.Log, statusOf, func(w http.ResponseWriter, r *http.Request) error {
 		if err := web.CheckQuery(r.URL.RawQuery); err != nil {
 			return badRequest("The query string is not valid: %v.", err)
 		}
-		if err := checkLocalityLanguage(r); err != nil {
-			return err
+		if lookup {
+			if err := checkLocalityLanguage(r.URL.RawQuery); err != nil {
+				return err
+			}
 		}
 		return fn(w, r)
 	})))
@@ -205,11 +208,11 @@ func (s *Server) unmatched(w http.ResponseWriter, r *http.Request) {
 		}
 		a := strings.Join(allow, ", ")
 		w.Header().Set("Allow", a)
-		web.WriteError(w, http.StatusMethodNotAllowed, "Method "+r.Method+" is not allowed on "+r.URL.Path+"; use "+a+".")
+		web.WriteError(w, http.StatusMethodNotAllowed, "Method "+r.Method+" is not allowed on "+web.RedactPath(r.URL.EscapedPath())+"; use "+a+".")
 		return
 	}
 	// The path as sent (/data%2Fcountry-info is not /data/country-info), keys redacted.
-	web.WriteError(w, http.StatusNotFound, "There is no endpoint at "+web.RedactKeys(r.URL.EscapedPath())+".")
+	web.WriteError(w, http.StatusNotFound, "There is no endpoint at "+web.RedactPath(r.URL.EscapedPath())+".")
 }
 
 // Offline lets every request through with no key and no metering. It is for the lookup

@@ -98,6 +98,8 @@ func TestStatusCodesAndErrorBodies(t *testing.T) {
 		{"missing code", "GET", "/data/country-info?key=good", nil, 400, "code parameter is required"},
 		{"localityLanguage at its longest", "GET", "/data/country-info?code=IE&key=good&localityLanguage=" + strings.Repeat("x", 35), nil, 200, ""},
 		{"localityLanguage too long", "GET", "/data/country-info?code=IE&key=good&localityLanguage=" + strings.Repeat("x", 36), nil, 400, "too long (35 characters at most)"},
+		{"localityLanguage too long with spaces", "GET", "/data/country-info?code=IE&key=good&localityLanguage=" + strings.Repeat("%20", 34) + "de", nil, 400, "too long"},
+		{"healthz ignores localityLanguage", "GET", "/healthz?localityLanguage=" + strings.Repeat("x", 36), nil, 200, ""},
 		{"unknown code", "GET", "/data/country-info?code=XX&key=good", nil, 404, `"XX"`},
 		{"malformed escape", "GET", "/data/country-info?code=IE%&key=good", nil, 400, `"code=IE%" has a '%' that is not followed by two hexadecimal digits`},
 		{"semicolon separator", "GET", "/data/country-info?key=good;code=IE", nil, 400, "separated by '&', not ';'"},
@@ -108,9 +110,11 @@ func TestStatusCodesAndErrorBodies(t *testing.T) {
 		{"unknown path", "GET", "/data/nothing-here", nil, 404, "no endpoint"},
 		{"escaped slash", "GET", "/data%2Fcountry-info?code=IE&key=good", nil, 404, "no endpoint at /data%2Fcountry-info."},
 		{"key in the path", "GET", "/data/ipa_ABCDEFGH234567", nil, 404, "no endpoint at /data/REDACTED."},
+		{"encoded key in the path", "GET", "/data/%69pa_ABCDEFGH234567", nil, 404, "no endpoint at /data/REDACTED."},
+		{"key in the path of a 405", "GET", "/graphql/ipa_ABCDEFGH234567", nil, 405, "not allowed on /graphql/REDACTED;"},
 		{"double slash", "GET", "/data//countries?key=good", nil, 404, "use /data/countries"},
 		{"dot segment", "GET", "/data/x/../countries?key=good", nil, 404, "use /data/countries"},
-		{"wrong method", "POST", "/data/countries?key=good", nil, 405, "use GET"},
+		{"wrong method", "POST", "/data/countries?key=good", nil, 405, "use GET, HEAD."},
 		{"sources need no key", "GET", "/data/sources", nil, 200, ""},
 		{"healthz", "GET", "/healthz", nil, 200, ""},
 		{"readyz", "GET", "/readyz", nil, 200, ""},
@@ -127,8 +131,8 @@ func TestStatusCodesAndErrorBodies(t *testing.T) {
 			if got := rec.Header().Get("X-Content-Type-Options"); got != "nosniff" {
 				t.Errorf("X-Content-Type-Options %q, want nosniff", got)
 			}
-			if got := rec.Header().Get("Allow"); tt.code == 405 && got != "GET, HEAD" {
-				t.Errorf("Allow %q, want GET, HEAD", got)
+			if got := rec.Header().Get("Allow"); tt.code == 405 && !strings.Contains(rec.Body.String(), "; use "+got+".") {
+				t.Errorf("Allow %q is not the description's", got)
 			}
 			if tt.code == 200 {
 				return

@@ -207,6 +207,11 @@ func (a graphqlAnswerer) charge(r *http.Request) error {
 
 // Answer implements graphql.Answerer.
 func (a graphqlAnswerer) Answer(r *http.Request, path, rawQuery string) (int, []byte) {
+	// Refused before the charge, as REST refuses it before the key.
+	if err := checkLocalityLanguage(rawQuery); err != nil {
+		code, desc := statusOf(err)
+		return a.errorBody(code, desc)
+	}
 	if err := a.charge(r); err != nil {
 		code, desc := statusOf(err)
 		return a.errorBody(code, desc)
@@ -219,10 +224,6 @@ func (a graphqlAnswerer) Answer(r *http.Request, path, rawQuery string) (int, []
 	sub.Body = http.NoBody
 	sub.ContentLength = 0
 
-	if err := checkLocalityLanguage(sub); err != nil {
-		code, desc := statusOf(err)
-		return a.errorBody(code, desc)
-	}
 	rec := recorderPool.Get().(*answerRecorder)
 	defer rec.put()
 	ok, err := a.serve(path, rec, sub)

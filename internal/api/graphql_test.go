@@ -401,6 +401,21 @@ func TestGraphQLChargesPerLookup(t *testing.T) {
 	}
 }
 
+// TestGraphQLRefusedFieldNotCharged: a field the REST endpoint would refuse before the key
+// (a localityLanguage too long) is not charged; the fields around it are.
+func TestGraphQLRefusedFieldNotCharged(t *testing.T) {
+	m := &countingMeter{}
+	s := New(Options{Log: slog.New(slog.DiscardHandler), Auth: fakeAuth{"good": {ID: 1}}, Meter: m,
+		Data: dataset.NewStatic(datasettest.Snapshot(t)), Registry: prometheus.NewRegistry()})
+	rec := gqlDo(t, s, "ip-geolocation", gqlBody(`{ a: countryInfo(code: "IE") { name } b: countryInfo(code: "DE", localityLanguage: "`+strings.Repeat(" ", 34)+`de") { name } c: countryInfo(code: "JP") { name } }`, nil), nil, "")
+	if !strings.Contains(rec.Body.String(), `"path":["b"],"extensions":{"code":"LOOKUP_FAILED","status":400}`) {
+		t.Errorf("body %s", rec.Body)
+	}
+	if diff := cmp.Diff([]string{"ip-geolocation", "ip-geolocation"}, m.charges); diff != "" {
+		t.Errorf("charges (-want +got):\n%s", diff)
+	}
+}
+
 // TestGraphQLVolumeRunsOutMidQuery: with two units left, a query of three lookups answers the
 // first two and gives the third a 402 field error; the next request is refused with 402.
 func TestGraphQLVolumeRunsOutMidQuery(t *testing.T) {

@@ -2,7 +2,6 @@ package api
 
 import (
 	"net/http"
-	"strings"
 
 	"github.com/ipatlas/ipatlas/internal/auth"
 	"github.com/ipatlas/ipatlas/internal/web"
@@ -16,11 +15,11 @@ const maxParamLen = 256
 // the echo in localityLanguageRequested.
 const maxLangLen = 35
 
-// checkLocalityLanguage refuses a localityLanguage longer than maxLangLen, on every endpoint
-// alike (open, and GraphQL's fields): an unknown code falls back to English, but a value that
-// long is no code.
-func checkLocalityLanguage(r *http.Request) error {
-	if v, ok := paramOK(r, "localityLanguage"); ok && len(strings.TrimSpace(v)) > maxLangLen {
+// checkLocalityLanguage refuses a localityLanguage longer than maxLangLen, spaces included
+// (the geolocation echoes it as sent), on every lookup alike (the /data/ routes, and GraphQL's
+// fields): an unknown code falls back to English, but a value that long is no code.
+func checkLocalityLanguage(rawQuery string) error {
+	if v, ok := web.QueryValue(rawQuery, "localityLanguage"); ok && len(v) > maxLangLen {
 		return badRequest("The localityLanguage parameter is too long (%d characters at most): use an ISO 639-1 code such as en or de, a CLDR locale such as zh-Hant, or default.", maxLangLen)
 	}
 	return nil

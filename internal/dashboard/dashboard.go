@@ -147,13 +147,22 @@ func (s *Server) Register(mux *http.ServeMux) {
 		// Only the files themselves: the file server's own 404 is plain text, and it lists
 		// directories.
 		if st, err := fs.Stat(static, strings.TrimPrefix(r.URL.Path, "/assets/")); err != nil || !st.Mode().IsRegular() {
-			web.WriteError(w, http.StatusNotFound, "There is no asset at "+r.URL.Path+".")
+			web.WriteError(w, http.StatusNotFound, "There is no asset at "+web.RedactPath(r.URL.EscapedPath())+".")
 			return
 		}
 		w.Header().Set("Cache-Control", "public, max-age=3600")
 		files.ServeHTTP(w, r)
 	}))
+	// allow collects the methods of each page under /account/, for the catch-all's 405.
+	allow := map[string][]string{}
 	h := func(pattern string, fn func(http.ResponseWriter, *http.Request) error) {
+		if method, path, ok := strings.Cut(pattern, " "); ok && strings.HasPrefix(path, "/account/") {
+			path = strings.TrimSuffix(path, "{$}")
+			allow[path] = append(allow[path], method)
+			if method == http.MethodGet { // ServeMux answers HEAD wherever it answers GET
+				allow[path] = append(allow[path], http.MethodHead)
+			}
+		}
 		mux.Handle(pattern, web.Stack(s.wrap(fn),
 			web.Recover(s.opt.Log),
 			web.LimitRequests(64<<10, 30*time.Second), // forms are small
@@ -177,22 +186,13 @@ func (s *Server) Register(mux *http.ServeMux) {
 	h("/account/", func(w http.ResponseWriter, r *http.Request) error {
 		// The catch-all takes every method, so a page asked for with the wrong one lands
 		// here too: say which method it takes.
-		if allow, ok := accountPages[r.URL.Path]; ok {
-			w.Header().Set("Allow", allow)
-			return web.Errorf(http.StatusMethodNotAllowed, "This page takes %s.", allow)
+		if methods, ok := allow[r.URL.Path]; ok {
+			a := strings.Join(methods, ", ")
+			w.Header().Set("Allow", a)
+			return web.Errorf(http.StatusMethodNotAllowed, "This page takes %s.", a)
 		}
 		return web.Errorf(http.StatusNotFound, "There is no such page.")
 	})
-}
-
-// accountPages are the pages under /account/ and the methods they take, as registered in
-// Register.
-var accountPages = map[string]string{
-	"/account/":                       "GET, HEAD",
-	"/account/credentials":            "GET, HEAD",
-	"/account/credentials/regenerate": "POST",
-	"/account/usage":                  "GET, HEAD",
-	"/account/explorer":               "GET, HEAD",
 }
 
 // Handler returns a handler serving only the dashboard's routes (everything else is 404).

@@ -304,6 +304,9 @@ func TestGraphQLRequestErrors(t *testing.T) {
 		{"BigInt literal a float", IPGeolocation, query(`{ ipGeolocation(ip: "8.8.8.8", utcReference: 1.5) { ip } }`, nil), codeValidation, "BigInt cannot represent"},
 		{"BigInt literal a boolean", IPGeolocation, query(`{ ipGeolocation(ip: "8.8.8.8", utcReference: true) { ip } }`, nil), codeValidation, "BigInt cannot represent"},
 		{"operation not found", IPGeolocation, `{"query":"query A { userRisk { risk } }","operationName":"B"}`, codeOperation, `no operation named "B"`},
+		// Messages quote the query; a key pasted into it is not repeated.
+		{"key as an enum value", IPGeolocation, query(`{ countryInfo(code: ipa_ABCDEFGH234567) { name } }`, nil), codeValidation, "String cannot represent a non string value: REDACTED"},
+		{"key as a field", IPGeolocation, query(`{ ipa_ABCDEFGH234567 }`, nil), codeValidation, `Cannot query field "REDACTED"`},
 		{"several operations", IPGeolocation, query(`query A { userRisk { risk } } query B { hazardReport { isBogon } }`, nil), codeOperation, "say which one"},
 	}
 	for _, tt := range tests {

@@ -40,7 +40,7 @@ func (e *errList) add(msg string, pos *ast.Position, path []pathElem, code strin
 	}
 	e.n++
 	e.b = append(e.b, `{"message":`...)
-	e.b = web.AppendJSONString(e.b, msg)
+	e.b = web.AppendJSONString(e.b, web.RedactKeys(msg)) // messages quote the query, which may hold a key
 	if pos != nil && pos.Line > 0 {
 		e.b = append(e.b, `,"locations":[{"line":`...)
 		e.b = strconv.AppendInt(e.b, int64(pos.Line), 10)

@@ -266,6 +266,22 @@ func RedactKeys(s string) string {
 	}
 }
 
+// RedactPath is RedactKeys for a path as sent (URL.EscapedPath), which error answers quote:
+// a segment whose decoded text holds a key (/data/%69pa_...) goes whole, as in RedactQuery.
+func RedactPath(p string) string {
+	p = RedactKeys(p)
+	if !strings.Contains(p, "%") {
+		return p
+	}
+	segs := strings.Split(p, "/")
+	for i, s := range segs {
+		if hasKey(lenientUnescape(s)) {
+			segs[i] = "REDACTED"
+		}
+	}
+	return strings.Join(segs, "/")
+}
+
 // keyStart returns where the first key prefix in s begins and its length, or -1.
 func keyStart(s string) (int, int) {
 	best, n := -1, 0

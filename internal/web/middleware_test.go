@@ -203,3 +203,19 @@ func BenchmarkObserveAccessLog(b *testing.B) {
 		}
 	}
 }
+
+func TestRedactPath(t *testing.T) {
+	for in, want := range map[string]string{
+		"/data/countries":                   "/data/countries",
+		"/data%2Fcountry-info":              "/data%2Fcountry-info",
+		"/data/ipa_ABCDEFGH234567":          "/data/REDACTED",
+		"/data/%69pa_ABCDEFGH234567":        "/data/REDACTED",
+		"/data/ipa%5FABCDEFGH234567/x":      "/data/REDACTED/x",
+		"/assets/%69%70%61%5Fabc/style.css": "/assets/REDACTED/style.css",
+		"/data/%zz":                         "/data/%zz",
+	} {
+		if got := RedactPath(in); got != want {
+			t.Errorf("RedactPath(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

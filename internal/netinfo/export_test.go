@@ -53,17 +53,7 @@ func (db *DB) WithinNetworksRef(p netip.Prefix, opt WithinOptions) ([]CIDRItem, 
 }
 
 // hasBogonsRef is hasBogons without its fast path for network nodes.
-func (db *DB) hasBogonsRef(k int) bool {
-	p := db.nodePrefix(k)
-	if db.prefixIsBogon(p) {
-		return true
-	}
-	if i, ok := db.netT.LookupPrefix(p); ok {
-		return db.nets[i].bogon
-	}
-	a, b := db.netsWithin(p)
-	return db.cumBog[b] > db.cumBog[a]
-}
+func (db *DB) hasBogonsRef(k int) bool { return db.prefixHasBogons(db.nodePrefix(k)) }
 
 // HasBogonsMatchesRef reports the first node whose hasBogons differs from hasBogonsRef, or -1.
 func (db *DB) HasBogonsMatchesRef() int {

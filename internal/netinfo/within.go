@@ -360,7 +360,12 @@ func (db *DB) hasBogons(k int) bool {
 	if i := db.nodes[k].net; i >= 0 {
 		return db.nets[i].bogon
 	}
-	p := db.nodePrefix(k)
+	return db.prefixHasBogons(db.nodePrefix(k))
+}
+
+// prefixHasBogons reports whether p is bogon space or holds an announced bogon network,
+// where no announced network covers it (one that does decides alone).
+func (db *DB) prefixHasBogons(p netip.Prefix) bool {
 	if db.prefixIsBogon(p) {
 		return true
 	}

@@ -227,33 +227,18 @@ func listen(c serveConfig, api, admin http.Handler) ([]listener, error) {
 // adminHandler serves operator endpoints on a separate, private listener.
 func adminHandler(reg *prometheus.Registry, live *dataset.Live) http.Handler {
 	mux := http.NewServeMux()
-	metrics := promhttp.HandlerFor(reg, promhttp.HandlerOpts{})
-	mux.HandleFunc("/metrics", func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodGet && r.Method != http.MethodHead {
-			w.Header().Set("Allow", "GET, HEAD")
-			web.WriteError(w, http.StatusMethodNotAllowed, "Read the metrics with GET.")
-			return
-		}
-		metrics.ServeHTTP(w, r)
-	})
+	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
 	mux.HandleFunc("/debug/pprof/", pprof.Index)
 	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
 	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
-	mux.HandleFunc("/admin/reload", func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodPost {
-			w.Header().Set("Allow", http.MethodPost)
-			web.WriteError(w, http.StatusMethodNotAllowed, "Reload with POST.")
-			return
-		}
+	mux.HandleFunc("POST /admin/reload", func(w http.ResponseWriter, r *http.Request) {
 		if err := live.Reload(); err != nil {
 			web.WriteError(w, http.StatusUnprocessableEntity, "The snapshot was refused and the previous one keeps serving: "+err.Error())
 			return
 		}
 		_ = web.WriteJSON(w, http.StatusOK, map[string]any{"status": "reloaded", "dataBuildTime": live.Current().Meta.BuildTime})
 	})
-	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		web.WriteError(w, http.StatusNotFound, "There is no admin endpoint at "+r.URL.EscapedPath()+"; there are /metrics, /debug/pprof/ and POST /admin/reload.")
-	})
+	mux.Handle("/", web.Unmatched(mux)) // JSON 404 and 405, as on the API listener
 	return mux
 }
 

@@ -9,7 +9,6 @@ import (
 	"log/slog"
 	"net/http"
 	"path"
-	"slices"
 	"strings"
 	"time"
 
@@ -102,7 +101,7 @@ func (s *Server) routes() {
 		s.mux.Handle("GET /metrics", promhttp.HandlerFor(s.opt.Registry, promhttp.HandlerOpts{}))
 	}
 	// Everything else: the JSON error body instead of ServeMux's plain-text 404 and 405.
-	s.mux.Handle("/", s.stack("unmatched", http.HandlerFunc(s.unmatched)))
+	s.mux.Handle("/", s.stack("unmatched", web.Unmatched(s.mux)))
 }
 
 // Mux returns the router, for the other parts of the service that share the listener (the
@@ -189,30 +188,6 @@ func (s *Server) admit(r *http.Request, pkg string) (account.Account, error) {
 		return account.Account{}, err
 	}
 	return acct, s.opt.Meter.Charge(r.Context(), acct, pkg)
-}
-
-// unmatched answers requests no route took: 405 when the path exists for another method,
-// else 404, always with the JSON error body (ServeMux's own answers are plain text).
-func (s *Server) unmatched(w http.ResponseWriter, r *http.Request) {
-	var allow []string
-	for _, m := range []string{http.MethodGet, http.MethodPost} {
-		probe := r.Clone(r.Context())
-		probe.Method = m
-		if _, pattern := s.mux.Handler(probe); pattern != "/" && pattern != "" {
-			allow = append(allow, m)
-		}
-	}
-	if len(allow) > 0 {
-		if allow[0] == http.MethodGet { // ServeMux answers HEAD wherever it answers GET
-			allow = slices.Insert(allow, 1, http.MethodHead)
-		}
-		a := strings.Join(allow, ", ")
-		w.Header().Set("Allow", a)
-		web.WriteError(w, http.StatusMethodNotAllowed, "Method "+r.Method+" is not allowed on "+web.RedactPath(r.URL.EscapedPath())+"; use "+a+".")
-		return
-	}
-	// The path as sent (/data%2Fcountry-info is not /data/country-info), keys redacted.
-	web.WriteError(w, http.StatusNotFound, "There is no endpoint at "+web.RedactPath(r.URL.EscapedPath())+".")
 }
 
 // Offline lets every request through with no key and no metering. It is for the lookup

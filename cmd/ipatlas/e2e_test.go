@@ -454,7 +454,7 @@ func TestMetricsListeners(t *testing.T) {
 			body, _ := io.ReadAll(resp.Body)
 			resp.Body.Close()
 			if resp.StatusCode != code || !json.Valid(body) {
-				t.Errorf("admin GET %s: %d %s; want a JSON %d", path, resp.StatusCode, body, code)
+				t.Errorf("admin %s: %d %s; want a JSON %d", path, resp.StatusCode, body, code)
 			}
 		}
 		s.stop(t)

@@ -16,8 +16,9 @@ import (
 // (keyless, for browsers and apps).
 //
 // Parameters: latitude and longitude (decimal degrees; missing is a 400, out of range or not
-// a number a 401 naming the valid ranges, as the commercial service answers), localityLanguage (default en; "default" is the first
-// administrative language of the point's country).
+// a number a 401 naming the valid ranges, as the commercial service answers),
+// localityLanguage (default en; "default" is the first administrative language of the
+// point's country).
 //
 // Body, in the commercial service's field names:
 //

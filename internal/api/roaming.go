@@ -22,9 +22,9 @@ import "net/http"
 //	networkCountryName  its name in localityLanguage
 //
 // Latitude and longitude are required (400), and in range (401 naming the valid ranges, as
-// the commercial service answers). The caller's
-// address is the client address (see the keyless notes on proxies); there is no ip
-// parameter, as in the commercial service: the endpoint is about the caller.
+// the commercial service answers). The caller's address is the client address (see the
+// keyless notes on proxies); there is no ip parameter, as in the commercial service: the
+// endpoint is about the caller.
 func (s *Server) amIRoaming(w http.ResponseWriter, r *http.Request) error {
 	lat, lon, err := coordParams(r)
 	if err != nil {

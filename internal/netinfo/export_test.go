@@ -64,6 +64,3 @@ func (db *DB) HasBogonsMatchesRef() int {
 	}
 	return -1
 }
-
-// Nodes is the number of nodes Within walks.
-func (db *DB) Nodes() int { return len(db.nodes) }

@@ -516,7 +516,8 @@ func BenchmarkCountryInfoRenderReal(b *testing.B) {
 // addresses, so that the caches hold little of what one answer reads, as under a load of
 // random addresses: "announced" draws addresses of random announced prefixes (IPv4 and IPv6
 // alike), "load-mix" the load test's addresses (loadtest.RandomAddr: four in five uniform
-// IPv4, many of them unannounced).
+// IPv4, many of them unannounced); "no-prefetch" is the same without geoAppendBody's
+// prefetching, to measure what it saves.
 func BenchmarkGeolocationRenderRandom(b *testing.B) {
 	s := ipRealServer(b)
 	v, err := s.countryView()
@@ -545,14 +546,22 @@ func BenchmarkGeolocationRenderRandom(b *testing.B) {
 		name  string
 		addrs []netip.Addr
 	}{{"announced", inAnnounced}, {"load-mix", loadMix}} {
-		b.Run(tc.name, func(b *testing.B) {
-			b.ReportAllocs()
-			i := 0
-			for b.Loop() {
-				buf, _ = geoAppendBody(buf[:0], v, tc.addrs[i&(len(tc.addrs)-1)], "en", "en", at, false)
-				i++
+		for _, pf := range []bool{true, false} {
+			name := tc.name
+			if !pf {
+				name += "/no-prefetch"
 			}
-		})
+			b.Run(name, func(b *testing.B) {
+				geoPrefetch = pf
+				defer func() { geoPrefetch = true }()
+				b.ReportAllocs()
+				i := 0
+				for b.Loop() {
+					buf, _ = geoAppendBody(buf[:0], v, tc.addrs[i&(len(tc.addrs)-1)], "en", "en", at, false)
+					i++
+				}
+			})
+		}
 	}
 }
 

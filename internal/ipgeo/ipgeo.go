@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/ipatlas/ipatlas/internal/pluscode"
+	"github.com/ipatlas/ipatlas/internal/prefetch"
 	"github.com/ipatlas/ipatlas/internal/tiling"
 )
 
@@ -497,4 +498,45 @@ func (t *table64) leafAt(i, end int) (uint32, int) {
 		return t.vals[i], 0
 	}
 	return t.vals[i], 64 - bits.TrailingZeros64(size)
+}
+
+// Prefetch asks the CPU for the first memory that a Lookup of a reads, its bucket of the
+// address table, without waiting for it: a caller that prefetches in two tables before
+// looking up in either has their first cache misses overlap instead of follow each other.
+func (db *DB) Prefetch(a netip.Addr) {
+	if !a.IsValid() || db == nil {
+		return
+	}
+	a = a.Unmap()
+	if a.Is4() {
+		b := a.As4()
+		db.v4.Prefetch(uint32(b[0])<<24 | uint32(b[1])<<16 | uint32(b[2])<<8 | uint32(b[3]))
+		return
+	}
+	b := a.As16()
+	tiling.Prefetch(db.v6.keys, db.v6.index, be64(b[:8]))
+}
+
+// Prefetch asks the CPU for the text that an answer in lang reads of p (its places' names
+// in lang and in English, postcode, plus code and time zone), which lies in places all over
+// the DB: asked for together, their cache misses overlap.
+func (p *Place) Prefetch(lang string) {
+	i := LanguageIndex(lang)
+	names := func(n Names) {
+		if n.p != nil {
+			if i >= 0 {
+				prefetch.String(n.p[i])
+			}
+			prefetch.String(n.p[langEnglish])
+		}
+	}
+	names(p.Continent.Names)
+	names(p.Country.Names)
+	names(p.City.Names)
+	for _, a := range p.Subdivisions {
+		names(a.Names)
+	}
+	prefetch.String(p.Postcode)
+	prefetch.String(p.PlusCode)
+	prefetch.String(p.TimeZone)
 }

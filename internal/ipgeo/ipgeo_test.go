@@ -427,8 +427,20 @@ func TestNoAllocs(t *testing.T) {
 	db.Confidence(p, ev) // fill the memo
 	at := time.Date(2026, 1, 10, 12, 0, 0, 0, time.UTC)
 	tests := map[string]func(){
-		"Lookup v4":  func() { db.Lookup(a) },
-		"Lookup v6":  func() { db.Lookup(a6) },
+		"Lookup v4": func() { db.Lookup(a) },
+		"Lookup v6": func() { db.Lookup(a6) },
+		// Prefetching is a hint that changes nothing; it must not allocate either, or fail on
+		// an address or DB that Lookup refuses.
+		"Prefetch": func() {
+			db.Prefetch(a)
+			db.Prefetch(a6)
+			db.Prefetch(netip.MustParseAddr("::ffff:1.0.0.1"))
+			db.Prefetch(netip.Addr{})
+			(*DB)(nil).Prefetch(a)
+			p.Prefetch("de")
+			p.Prefetch("default")
+			(&Place{}).Prefetch("en")
+		},
 		"Name":       func() { p.City.Names.Name("de-AT") },
 		"Confidence": func() { db.Confidence(p, ev) },
 		"TimeZone":   func() { db.TimeZone("Australia/Sydney", at, "en-AU") },

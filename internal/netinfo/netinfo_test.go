@@ -181,6 +181,9 @@ func TestNoAllocs(t *testing.T) {
 		if n := testing.AllocsPerRun(100, func() { db.Lookup(ip) }); n != 0 {
 			t.Errorf("Lookup(%s) allocates %v times", a, n)
 		}
+		if n := testing.AllocsPerRun(100, func() { db.Prefetch(ip) }); n != 0 {
+			t.Errorf("Prefetch(%s) allocates %v times", a, n)
+		}
 	}
 	if n := testing.AllocsPerRun(100, func() { db.AS(3356) }); n != 0 {
 		t.Errorf("AS allocates %v times", n)

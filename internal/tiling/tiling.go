@@ -5,7 +5,12 @@
 // IPv4 tables; Buckets and Search serve 64-bit keys (the halves of IPv6 addresses) too.
 package tiling
 
-import "math/bits"
+import (
+	"math/bits"
+	"unsafe"
+
+	"github.com/ipatlas/ipatlas/internal/prefetch"
+)
 
 // bucketBits is how many leading bits of a key the bucket index covers.
 const bucketBits = 16
@@ -71,3 +76,27 @@ func (t *Index) End(i int) uint64 {
 	}
 	return 1 << 32
 }
+
+// Prefetch asks the CPU for a's bucket of keys, so that a search for a soon after reads them
+// from the caches: prefetching two tables' buckets before searching either overlaps their
+// misses, where the searches alone wait for each in turn.
+//
+// A bucket of up to four cache lines is asked for whole; of a larger one (IPv6 buckets can
+// hold thousands of keys), only the three keys that a search reads first.
+func Prefetch[K uint32 | uint64](keys []K, index []uint32, a K) {
+	if len(index) == 0 {
+		return
+	}
+	b := bucket(a)
+	lo, hi := int(index[b]), int(index[b+1])
+	if n := hi - lo; n*int(unsafe.Sizeof(keys[0])) <= 4*64 {
+		prefetch.Slice(keys[lo:hi])
+	} else {
+		prefetch.Slice(keys[lo+n/2 : lo+n/2+1])
+		prefetch.Slice(keys[lo+n/4 : lo+n/4+1])
+		prefetch.Slice(keys[lo+3*n/4 : lo+3*n/4+1])
+	}
+}
+
+// Prefetch is Prefetch for t's keys.
+func (t *Index) Prefetch(a uint32) { Prefetch(t.Keys, t.index, a) }

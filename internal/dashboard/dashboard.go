@@ -57,12 +57,18 @@ type Options struct {
 	ClientAddrs web.ClientAddrs
 	// SessionTTL is how long a log-in lasts. Default 7 days.
 	SessionTTL time.Duration
-	// MaxLoginFailures is how many failed log-ins an email, and an address, may have in
-	// LoginWindow before further attempts are refused with 429. Defaults 5 per email and
-	// 20 per address in 15 minutes.
-	MaxLoginFailures     int
-	MaxAddrLoginFailures int
-	LoginWindow          time.Duration
+	// Failed log-ins are counted in LoginWindow (default 15 minutes), and past a limit
+	// further attempts are refused with 429: MaxLoginFailures per email from one client
+	// address (default 5), MaxAddrLoginFailures per address whatever the email (20), and
+	// MaxEmailLoginFailures per email from all addresses together (50). The first is the
+	// one a person who mistypes meets; counting it per address as well means that anyone
+	// who knows an email cannot lock its owner out by failing five times. The last bounds
+	// guessing one password from many addresses: reaching it takes three addresses at
+	// the per-address limit.
+	MaxLoginFailures      int
+	MaxAddrLoginFailures  int
+	MaxEmailLoginFailures int
+	LoginWindow           time.Duration
 	// MaxSignupsPerAddr is how many accounts one client address may create in SignupWindow
 	// before sign-ups from it are refused with 429, so that open sign-up cannot be used to
 	// collect free keys by the dozen. Defaults 10 an hour.
@@ -73,12 +79,14 @@ type Options struct {
 
 // Server serves the dashboard. It is safe for concurrent use.
 type Server struct {
-	opt       Options
-	pages     map[string]*template.Template
-	byEmail   *throttle
-	byAddr    *throttle
-	signups   *throttle // accounts created per client address
-	csrfGuard *http.CrossOriginProtection
+	opt   Options
+	pages map[string]*template.Template
+	// Failed log-ins (see Options): per email and client address, per address, per email.
+	byEmailAddr *throttle
+	byAddr      *throttle
+	byEmail     *throttle
+	signups     *throttle // accounts created per client address
+	csrfGuard   *http.CrossOriginProtection
 	// dummyHash is checked against when an account has no password, so that case takes
 	// as long as a real check.
 	dummyHash string
@@ -104,6 +112,9 @@ func New(opt Options) (*Server, error) {
 	if opt.MaxAddrLoginFailures <= 0 {
 		opt.MaxAddrLoginFailures = 20
 	}
+	if opt.MaxEmailLoginFailures <= 0 {
+		opt.MaxEmailLoginFailures = 50
+	}
 	if opt.LoginWindow <= 0 {
 		opt.LoginWindow = 15 * time.Minute
 	}
@@ -117,13 +128,14 @@ func New(opt Options) (*Server, error) {
 		opt.Now = time.Now
 	}
 	s := &Server{
-		opt:       opt,
-		pages:     map[string]*template.Template{},
-		byEmail:   newThrottle(opt.MaxLoginFailures, opt.LoginWindow, 100_000),
-		byAddr:    newThrottle(opt.MaxAddrLoginFailures, opt.LoginWindow, 100_000),
-		signups:   newThrottle(opt.MaxSignupsPerAddr, opt.SignupWindow, 100_000),
-		csrfGuard: http.NewCrossOriginProtection(),
-		dummyHash: auth.HashPassword("ipatlas: no password set"),
+		opt:         opt,
+		pages:       map[string]*template.Template{},
+		byEmailAddr: newThrottle(opt.MaxLoginFailures, opt.LoginWindow, 100_000),
+		byAddr:      newThrottle(opt.MaxAddrLoginFailures, opt.LoginWindow, 100_000),
+		byEmail:     newThrottle(opt.MaxEmailLoginFailures, opt.LoginWindow, 100_000),
+		signups:     newThrottle(opt.MaxSignupsPerAddr, opt.SignupWindow, 100_000),
+		csrfGuard:   http.NewCrossOriginProtection(),
+		dummyHash:   auth.HashPassword("ipatlas: no password set"),
 	}
 	s.csrfGuard.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.renderError(w, r, http.StatusForbidden, "This form was sent from another site, so it was refused.")
@@ -469,7 +481,8 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) error {
 		return nil
 	}
 	now, addr := s.opt.Now(), s.clientAddr(r)
-	if !s.byEmail.allowed(email, now) || !s.byAddr.allowed(addr, now) {
+	emailAddr := addr + "\x00" + email // an address holds no NUL, so the first one splits the key
+	if !s.byEmailAddr.allowed(emailAddr, now) || !s.byAddr.allowed(addr, now) || !s.byEmail.allowed(email, now) {
 		w.Header().Set("Retry-After", fmt.Sprint(int(s.opt.LoginWindow/time.Second)))
 		return fail(http.StatusTooManyRequests, "Too many failed log-ins. Wait a few minutes and try again.")
 	}
@@ -490,15 +503,18 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) error {
 		hash = s.dummyHash
 	}
 	if auth.CheckPassword(hash, password) != nil || acct.ID == 0 || hash == s.dummyHash {
-		s.byEmail.fail(email, now)
+		s.byEmailAddr.fail(emailAddr, now)
 		s.byAddr.fail(addr, now)
+		s.byEmail.fail(email, now)
 		s.opt.Log.Info("dashboard: log-in failed", "addr", addr)
 		return fail(http.StatusUnauthorized, "Wrong email or password. (Accounts made with 'ipatlas keys create' have no password and cannot log in.)")
 	}
 	if acct.Disabled {
 		return fail(http.StatusForbidden, "This account is disabled.")
 	}
-	s.byEmail.reset(email)
+	// The per-email count across addresses stays: a log-in from one address says nothing
+	// of the guesses from others.
+	s.byEmailAddr.reset(emailAddr)
 	if err := s.newSession(r.Context(), w, r, acct.ID); err != nil {
 		return err
 	}

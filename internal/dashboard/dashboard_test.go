@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/http/cookiejar"
 	"net/http/httptest"
+	"net/netip"
 	"net/url"
 	"path/filepath"
 	"regexp"
@@ -21,6 +22,7 @@ import (
 	"github.com/ipatlas/ipatlas/internal/account"
 	"github.com/ipatlas/ipatlas/internal/account/sqlite"
 	"github.com/ipatlas/ipatlas/internal/auth"
+	"github.com/ipatlas/ipatlas/internal/web"
 )
 
 type harness struct {
@@ -351,6 +353,58 @@ func TestLoginThrottled(t *testing.T) {
 	}
 	// Even the right password is refused until the window passes.
 	want(t, h.post(c, "/login", url.Values{"csrf": {tok}, "email": {"ada@example.org"}, "password": {pw}}), http.StatusTooManyRequests, "Too many failed log-ins")
+}
+
+// forwardedFor is a transport that sends every request as if through a trusted proxy for
+// the client address addr.
+type forwardedFor struct {
+	addr string
+	next http.RoundTripper
+}
+
+func (f forwardedFor) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("X-Forwarded-For", f.addr)
+	return f.next.RoundTrip(r)
+}
+
+// TestLoginThrottledPerAddress checks that failing to log in as someone locks out only the
+// address that failed: the owner, elsewhere, still logs in. Failures from many addresses
+// together still meet the per-email ceiling.
+func TestLoginThrottledPerAddress(t *testing.T) {
+	h := newHarness(t, true, false, func(o *Options) {
+		o.ClientAddrs = web.ClientAddrs{Trusted: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}}
+		o.MaxEmailLoginFailures = 12
+	})
+	h.signup("ada@example.org", pw)
+	from := func(addr string) (*http.Client, string) {
+		c := h.browser()
+		c.Transport = forwardedFor{addr, c.Transport}
+		return c, h.csrf(c, "/login")
+	}
+	try := func(c *http.Client, tok, password string) resp {
+		return h.post(c, "/login", url.Values{"csrf": {tok}, "email": {"ada@example.org"}, "password": {password}})
+	}
+
+	mallory, tok := from("203.0.113.7")
+	for range 5 {
+		want(t, try(mallory, tok, "wrong password"), http.StatusUnauthorized, "Wrong")
+	}
+	want(t, try(mallory, tok, pw), http.StatusTooManyRequests, "Too many failed log-ins")
+	ada, adaTok := from("198.51.100.1")
+	if r := try(ada, adaTok, pw); r.code != http.StatusOK || !strings.Contains(r.url, "/account/credentials") {
+		t.Fatalf("the owner, from another address, got %d at %s", r.code, r.url)
+	}
+
+	// 5 + 5 + 2 failures from three addresses reach the ceiling of 12 for the email.
+	for i, n := range []int{5, 2} {
+		c, tok := from(fmt.Sprintf("192.0.2.%d", i+1))
+		for range n {
+			want(t, try(c, tok, "wrong password"), http.StatusUnauthorized, "Wrong")
+		}
+	}
+	fresh, freshTok := from("192.0.2.99")
+	want(t, try(fresh, freshTok, pw), http.StatusTooManyRequests, "Too many failed log-ins")
 }
 
 func TestThrottleBounded(t *testing.T) {

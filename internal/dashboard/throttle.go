@@ -5,8 +5,8 @@ import (
 	"time"
 )
 
-// throttle counts events per key in fixed windows: failed log-ins per email or client
-// address, accounts created per client address.
+// throttle counts events per key in fixed windows: failed log-ins (per email and client
+// address, per address, per email), accounts created per client address.
 // It is bounded: when full, expired entries are dropped, and if none has expired the new key
 // is refused too (failing closed under a flood rather than growing without limit).
 type throttle struct {

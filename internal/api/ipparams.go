@@ -9,13 +9,18 @@ import (
 
 // parseIPParam parses the spec's `ip` parameter: dotted IPv4, IPv4 as a decimal number
 // ("134744072" is 8.8.8.8) or IPv6. IPv4-mapped IPv6 is unmapped; zones are refused (they
-// name an interface of the caller's machine, not an Internet address).
+// name an interface of the caller's machine, not an Internet address). A number with a
+// leading zero is refused as dotted IPv4 with one is ("08.8.8.8"): C's inet_aton and the
+// tools built on it read such a number as octal, so the caller may mean another address.
 func parseIPParam(s string) (netip.Addr, bool) {
 	s = strings.TrimSpace(s)
 	if s == "" || len(s) > 64 {
 		return netip.Addr{}, false
 	}
 	if isDigits(s) {
+		if len(s) > 1 && s[0] == '0' {
+			return netip.Addr{}, false
+		}
 		n, err := strconv.ParseUint(s, 10, 32)
 		if err != nil {
 			return netip.Addr{}, false

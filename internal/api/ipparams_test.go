@@ -22,6 +22,8 @@ func TestParseIPParam(t *testing.T) {
 		{"fe80::1%eth0", ""},
 		{"", ""},
 		{"08.8.8.8", ""},
+		{"0134744072", ""}, // octal to inet_aton (01104702010 would be 8.8.8.8 there)
+		{"00", ""},
 		{"-1", ""},
 	}
 	for _, tt := range tests {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ipatlas/ipatlas/internal/locale"
 	"github.com/ipatlas/ipatlas/internal/pluscode"
 	"github.com/ipatlas/ipatlas/internal/prefetch"
 	"github.com/ipatlas/ipatlas/internal/tiling"
@@ -47,8 +48,8 @@ const langEnglish = 1
 // ISO 639-1 code or a BCP 47 / CLDR locale identifier, matched case-insensitively with "_"
 // accepted for "-": any tag whose language is one of de, en, es, fr, ja, ru is served by that
 // language; "pt" and its variants by pt-BR (the only Portuguese the data has); "zh" by zh-CN
-// unless the tag asks for Traditional Chinese (Hant, TW, HK, MO), which the data does not
-// have. It does not allocate.
+// unless the tag asks for Traditional Chinese (locale.TraditionalChinese), which the data
+// does not have. It does not allocate.
 func LanguageIndex(lang string) int {
 	lang = strings.TrimSpace(lang)
 	primary := lang
@@ -74,31 +75,12 @@ func LanguageIndex(lang string) int {
 	case 'r'<<8 | 'u':
 		return 6
 	case 'z'<<8 | 'h':
-		rest := lang[len(primary):]
-		for _, t := range [...]string{"hant", "tw", "hk", "mo"} {
-			if hasSubtag(rest, t) {
-				return -1
-			}
+		if locale.TraditionalChinese(lang[len(primary):]) {
+			return -1
 		}
 		return 7
 	}
 	return -1
-}
-
-// hasSubtag reports whether rest ("-Hant-TW") contains the subtag t (lower case), in any case.
-func hasSubtag(rest, t string) bool {
-	for rest != "" {
-		rest = rest[1:] // the separator
-		end := strings.IndexAny(rest, "-_")
-		if end < 0 {
-			end = len(rest)
-		}
-		if strings.EqualFold(rest[:end], t) {
-			return true
-		}
-		rest = rest[end:]
-	}
-	return false
 }
 
 // Names holds a place's names in the NumLanguages languages, shared with the DB. The zero

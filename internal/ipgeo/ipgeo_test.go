@@ -236,6 +236,8 @@ func TestNames(t *testing.T) {
 		{n, "zh-Hans-CN", "Sydney (zh-CN)", true},
 		{n, "zh-TW", "Sydney", true}, // Traditional Chinese is not in the data: English
 		{n, "zh-Hant", "Sydney", true},
+		{n, "zh_hk", "Sydney", true},
+		{n, "zh-Hans-TW", "Sydney (zh-CN)", true}, // Simplified asked for by name, region aside
 		{n, "xx", "Sydney", true},
 		{n, "", "Sydney", true},
 		{fiji, "fr", "Fiji", true},

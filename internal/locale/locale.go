@@ -1,5 +1,7 @@
-// Package locale owns what the data builders share about CLDR locale identifiers: which
-// locale a language-region tag that names no CLDR locale should show.
+// Package locale owns what the service decides about locale identifiers in one place: which
+// CLDR locale a language-region tag that names none should show (for the data builders),
+// and which script of Chinese a request's tag asks for (for every engine that keeps
+// Simplified and Traditional names apart).
 package locale
 
 import "strings"
@@ -47,6 +49,37 @@ func IsRegion(s string) bool {
 			}
 		}
 		return true
+	}
+	return false
+}
+
+// TraditionalChinese reports whether the subtags after a "zh" language subtag ("-Hant",
+// "-TW", "_Hant_HK"; any case, "-" or "_") ask for Traditional Chinese: the Hant script,
+// or, without the Hans script, the region TW, HK or MO, to which CLDR's likelySubtags give
+// Hant (the aliases of ScriptAliases say the same at build time). It does not allocate.
+func TraditionalChinese(subtags string) bool {
+	switch {
+	case HasSubtag(subtags, "hant"):
+		return true
+	case HasSubtag(subtags, "hans"):
+		return false
+	}
+	return HasSubtag(subtags, "tw") || HasSubtag(subtags, "hk") || HasSubtag(subtags, "mo")
+}
+
+// HasSubtag reports whether want (lower case) is one of the subtags of s, separated by "-"
+// or "_" and compared in any case. It does not allocate.
+func HasSubtag(s, want string) bool {
+	for s != "" {
+		sub := s
+		if i := strings.IndexAny(s, "-_"); i >= 0 {
+			sub, s = s[:i], s[i+1:]
+		} else {
+			s = ""
+		}
+		if strings.EqualFold(sub, want) {
+			return true
+		}
 	}
 	return false
 }

@@ -36,3 +36,30 @@ func TestIsRegion(t *testing.T) {
 		}
 	}
 }
+
+func TestTraditionalChinese(t *testing.T) {
+	for subtags, want := range map[string]bool{
+		"": false, "-CN": false, "-Hans": false, "-SG": false, "_Hans_CN": false,
+		"-Hant": true, "_hant": true, "-TW": true, "-hk": true, "_MO": true, "-Hant-CN": true,
+		"-Hans-TW": false, "-Hans-HK": false, // the script asked for wins over the region
+		"-Latn": false, "-twx": false, "-x-tw": true, // any subtag: a private-use tw too
+	} {
+		if got := TraditionalChinese(subtags); got != want {
+			t.Errorf("TraditionalChinese(%q) = %v, want %v", subtags, got, want)
+		}
+	}
+}
+
+func TestHasSubtag(t *testing.T) {
+	for _, tc := range []struct {
+		s, want string
+		has     bool
+	}{
+		{"Hant-TW", "tw", true}, {"-Hant-TW", "hant", true}, {"hant_tw", "tw", true},
+		{"Hant-TW", "han", false}, {"", "tw", false}, {"TWN", "tw", false},
+	} {
+		if got := HasSubtag(tc.s, tc.want); got != tc.has {
+			t.Errorf("HasSubtag(%q, %q) = %v, want %v", tc.s, tc.want, got, tc.has)
+		}
+	}
+}

@@ -6,6 +6,8 @@ import (
 	"github.com/nyaruka/phonenumbers"
 	"golang.org/x/text/language"
 	"golang.org/x/text/language/display"
+
+	"github.com/ipatlas/ipatlas/internal/locale"
 )
 
 // geoLanguages lists the languages phonenumbers v1.8.1 has geocoding data for, under the
@@ -34,7 +36,7 @@ func geoLanguage(lang string) string {
 	}
 	switch {
 	case strings.EqualFold(primary, "zh"):
-		if traditional(rest) {
+		if locale.TraditionalChinese(rest) {
 			return "zh_Hant"
 		}
 		return "zh"
@@ -42,7 +44,7 @@ func geoLanguage(lang string) string {
 		return "iw"
 	case strings.EqualFold(primary, "in"):
 		return "id"
-	case strings.EqualFold(primary, "sr") && hasSubtag(rest, "latn"):
+	case strings.EqualFold(primary, "sr") && locale.HasSubtag(rest, "latn"):
 		return "en"
 	}
 	for l := range strings.FieldsSeq(geoLanguages) {
@@ -59,33 +61,6 @@ func hasPrimary(lang, want string) bool {
 		lang = lang[:i]
 	}
 	return strings.EqualFold(lang, want)
-}
-
-// traditional reports whether the subtags after "zh" ask for Traditional Chinese.
-func traditional(subtags string) bool {
-	switch {
-	case hasSubtag(subtags, "hant"):
-		return true
-	case hasSubtag(subtags, "hans"):
-		return false
-	}
-	return hasSubtag(subtags, "tw") || hasSubtag(subtags, "hk") || hasSubtag(subtags, "mo")
-}
-
-// hasSubtag reports whether want (lower case) is one of the "-" or "_" separated subtags.
-func hasSubtag(subtags, want string) bool {
-	for subtags != "" {
-		s := subtags
-		if i := strings.IndexAny(subtags, "-_"); i >= 0 {
-			s, subtags = subtags[:i], subtags[i+1:]
-		} else {
-			subtags = ""
-		}
-		if strings.EqualFold(s, want) {
-			return true
-		}
-	}
-	return false
 }
 
 // geographical reports whether numbers of type t with this calling code are tied to a place,

@@ -56,7 +56,7 @@ func (s *Server) requestIP(r *http.Request) (netip.Addr, error) {
 	}
 	a, ok := parseIPParam(v)
 	if !ok {
-		return netip.Addr{}, invalidIP("The requested IP address %s is not valid: use dotted IPv4 (8.8.8.8), IPv4 as a number (134744072) or IPv6 (2001:4860:4860::8888).", quoteInput(v))
+		return netip.Addr{}, invalidIP("The requested IP address %s is not valid: use dotted IPv4 (8.8.8.8), IPv4 as a number without leading zeros (134744072) or IPv6 (2001:4860:4860::8888).", quoteInput(v))
 	}
 	return a, nil
 }

@@ -63,8 +63,9 @@ type Options struct {
 	// MaxEmailLoginFailures per email from all addresses together (50). The first is the
 	// one a person who mistypes meets; counting it per address as well means that anyone
 	// who knows an email cannot lock its owner out by failing five times. The last bounds
-	// guessing one password from many addresses: reaching it takes three addresses at
-	// the per-address limit.
+	// guessing one password from many addresses (ten at 5 each reach it); it does not
+	// apply to an address from which the email logged in within 30 days, so that such
+	// guesses lock the owner out only where they have not logged in before.
 	MaxLoginFailures      int
 	MaxAddrLoginFailures  int
 	MaxEmailLoginFailures int
@@ -79,14 +80,11 @@ type Options struct {
 
 // Server serves the dashboard. It is safe for concurrent use.
 type Server struct {
-	opt   Options
-	pages map[string]*template.Template
-	// Failed log-ins (see Options): per email and client address, per address, per email.
-	byEmailAddr *throttle
-	byAddr      *throttle
-	byEmail     *throttle
-	signups     *throttle // accounts created per client address
-	csrfGuard   *http.CrossOriginProtection
+	opt       Options
+	pages     map[string]*template.Template
+	logins    *loginLimits
+	signups   *throttle // accounts created per client address
+	csrfGuard *http.CrossOriginProtection
 	// dummyHash is checked against when an account has no password, so that case takes
 	// as long as a real check.
 	dummyHash string
@@ -128,14 +126,12 @@ func New(opt Options) (*Server, error) {
 		opt.Now = time.Now
 	}
 	s := &Server{
-		opt:         opt,
-		pages:       map[string]*template.Template{},
-		byEmailAddr: newThrottle(opt.MaxLoginFailures, opt.LoginWindow, 100_000),
-		byAddr:      newThrottle(opt.MaxAddrLoginFailures, opt.LoginWindow, 100_000),
-		byEmail:     newThrottle(opt.MaxEmailLoginFailures, opt.LoginWindow, 100_000),
-		signups:     newThrottle(opt.MaxSignupsPerAddr, opt.SignupWindow, 100_000),
-		csrfGuard:   http.NewCrossOriginProtection(),
-		dummyHash:   auth.HashPassword("ipatlas: no password set"),
+		opt:       opt,
+		pages:     map[string]*template.Template{},
+		logins:    newLoginLimits(opt),
+		signups:   newThrottle(opt.MaxSignupsPerAddr, opt.SignupWindow, 100_000),
+		csrfGuard: http.NewCrossOriginProtection(),
+		dummyHash: auth.HashPassword("ipatlas: no password set"),
 	}
 	s.csrfGuard.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.renderError(w, r, http.StatusForbidden, "This form was sent from another site, so it was refused.")
@@ -481,8 +477,8 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) error {
 		return nil
 	}
 	now, addr := s.opt.Now(), s.clientAddr(r)
-	emailAddr := addr + "\x00" + email // an address holds no NUL, so the first one splits the key
-	if !s.byEmailAddr.allowed(emailAddr, now) || !s.byAddr.allowed(addr, now) || !s.byEmail.allowed(email, now) {
+	try, ok := s.logins.begin(addr, email, now)
+	if !ok {
 		w.Header().Set("Retry-After", fmt.Sprint(int(s.opt.LoginWindow/time.Second)))
 		return fail(http.StatusTooManyRequests, "Too many failed log-ins. Wait a few minutes and try again.")
 	}
@@ -495,6 +491,7 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) error {
 		err = nil
 	}
 	if err != nil {
+		try.cancel()
 		return err
 	}
 	if hash == "" {
@@ -503,18 +500,14 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) error {
 		hash = s.dummyHash
 	}
 	if auth.CheckPassword(hash, password) != nil || acct.ID == 0 || hash == s.dummyHash {
-		s.byEmailAddr.fail(emailAddr, now)
-		s.byAddr.fail(addr, now)
-		s.byEmail.fail(email, now)
 		s.opt.Log.Info("dashboard: log-in failed", "addr", addr)
 		return fail(http.StatusUnauthorized, "Wrong email or password. (Accounts made with 'ipatlas keys create' have no password and cannot log in.)")
 	}
 	if acct.Disabled {
+		try.cancel()
 		return fail(http.StatusForbidden, "This account is disabled.")
 	}
-	// The per-email count across addresses stays: a log-in from one address says nothing
-	// of the guesses from others.
-	s.byEmailAddr.reset(emailAddr)
+	try.succeeded()
 	if err := s.newSession(r.Context(), w, r, acct.ID); err != nil {
 		return err
 	}

@@ -405,24 +405,74 @@ func TestLoginThrottledPerAddress(t *testing.T) {
 	}
 	fresh, freshTok := from("192.0.2.99")
 	want(t, try(fresh, freshTok, pw), http.StatusTooManyRequests, "Too many failed log-ins")
+	// Where the owner logged in before, the ceiling does not apply.
+	ada, adaTok = from("198.51.100.1")
+	if r := try(ada, adaTok, pw); r.code != http.StatusOK || !strings.Contains(r.url, "/account/credentials") {
+		t.Fatalf("the owner, from where they logged in before, got %d at %s", r.code, r.url)
+	}
+}
+
+// TestLoginThrottledAtOnce: parallel wrong guesses from one address are counted as they
+// start, so no more than the limit get a password check.
+func TestLoginThrottledAtOnce(t *testing.T) {
+	h := newHarness(t, true, false)
+	h.signup("ada@example.org", pw)
+	const n = 12
+	clients, toks := make([]*http.Client, n), make([]string, n)
+	for i := range n {
+		clients[i] = h.browser()
+		toks[i] = h.csrf(clients[i], "/login")
+	}
+	codes := make([]int, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			r, err := clients[i].PostForm(h.srv.URL+"/login", url.Values{"csrf": {toks[i]}, "email": {"ada@example.org"}, "password": {"wrong password"}})
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			r.Body.Close()
+			codes[i] = r.StatusCode
+		})
+	}
+	wg.Wait()
+	checked := 0
+	for _, c := range codes {
+		if c == http.StatusUnauthorized {
+			checked++
+		} else if c != http.StatusTooManyRequests {
+			t.Errorf("status %d", c)
+		}
+	}
+	if checked != 5 {
+		t.Errorf("%d of %d parallel guesses were checked (statuses %v), want 5", checked, n, codes)
+	}
 }
 
 func TestThrottleBounded(t *testing.T) {
 	th := newThrottle(2, time.Minute, 3)
 	now := time.Unix(1_000_000, 0)
 	for _, k := range []string{"a", "b", "c"} {
-		th.fail(k, now)
+		if !th.take(k, now) {
+			t.Fatalf("%s refused", k)
+		}
 	}
-	if th.allowed("d", now) {
+	if th.take("d", now) {
 		t.Error("a new key was let in with the table full of live entries")
 	}
-	if !th.allowed("d", now.Add(time.Minute)) || len(th.hits) != 0 {
+	if !th.take("d", now.Add(time.Minute)) || len(th.hits) != 1 {
 		t.Errorf("expired entries were not swept: %d left", len(th.hits))
 	}
-	th.fail("a", now)
-	th.fail("a", now)
-	if th.allowed("a", now) || !th.allowed("a", now.Add(time.Minute)) {
+	th.take("a", now)
+	th.take("a", now)
+	if th.take("a", now) || !th.take("a", now.Add(time.Minute)) {
 		t.Error("window not applied")
+	}
+	later := now.Add(time.Minute) // a's window holds one event
+	th.giveBack("a", later)
+	if !th.take("a", later) || !th.take("a", later) || th.take("a", later) {
+		t.Error("a given-back event still counts, or the limit no longer holds")
 	}
 }
 

@@ -27,28 +27,9 @@ func newThrottle(max int, w time.Duration, limit int) *throttle {
 	return &throttle{max: max, window: w, limit: limit, hits: map[string]*window{}}
 }
 
-// allowed reports whether key may try again at now; it does not count an attempt.
-func (t *throttle) allowed(key string, now time.Time) bool {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	w, ok := t.hits[key]
-	if !ok || now.Sub(w.start) >= t.window {
-		return ok || len(t.hits) < t.limit || t.sweepLocked(now)
-	}
-	return w.n < t.max
-}
-
-// fail records a failed log-in for key.
-func (t *throttle) fail(key string, now time.Time) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if w := t.currentLocked(key, now); w != nil {
-		w.n++
-	}
-}
-
 // take counts an event for key if key is still allowed one at now, in one step, and reports
-// whether it did: concurrent callers cannot all pass as they could between allowed and fail.
+// whether it did: concurrent callers cannot all pass, as they could between a check and a
+// count made apart.
 func (t *throttle) take(key string, now time.Time) bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -85,7 +66,7 @@ func (t *throttle) giveBack(key string, now time.Time) {
 	}
 }
 
-// reset forgets key's failures (after a successful log-in).
+// reset forgets key's events (a pair's failures after a successful log-in).
 func (t *throttle) reset(key string) {
 	t.mu.Lock()
 	delete(t.hits, key)

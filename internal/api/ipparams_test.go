@@ -22,7 +22,7 @@ func TestParseIPParam(t *testing.T) {
 		{"fe80::1%eth0", ""},
 		{"", ""},
 		{"08.8.8.8", ""},
-		{"0134744072", ""}, // octal to inet_aton (01104702010 would be 8.8.8.8 there)
+		{"0134744072", ""}, // octal to inet_aton: 1.115.200.58 there
 		{"00", ""},
 		{"-1", ""},
 	}

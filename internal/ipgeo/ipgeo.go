@@ -482,9 +482,9 @@ func (t *table64) leafAt(i, end int) (uint32, int) {
 	return t.vals[i], 64 - bits.TrailingZeros64(size)
 }
 
-// Prefetch asks the CPU for the first memory that a Lookup of a reads, its bucket of the
-// address table, without waiting for it: a caller that prefetches in two tables before
-// looking up in either has their first cache misses overlap instead of follow each other.
+// Prefetch asks the CPU for the keys that a Lookup of a searches, its bucket of the address
+// table (it reads the bucket's bounds itself): a caller that prefetches in two tables
+// before looking up in either has their misses overlap instead of follow each other.
 func (db *DB) Prefetch(a netip.Addr) {
 	if !a.IsValid() || db == nil {
 		return
@@ -500,8 +500,9 @@ func (db *DB) Prefetch(a netip.Addr) {
 }
 
 // Prefetch asks the CPU for the text that an answer in lang reads of p (its places' names
-// in lang and in English, postcode, plus code and time zone), which lies in places all over
-// the DB: asked for together, their cache misses overlap.
+// in lang and in English, postcode, plus code and time zone), which lies all over the DB:
+// asked for together, their cache misses overlap. It reads the places' name tables itself
+// to find the text.
 func (p *Place) Prefetch(lang string) {
 	i := LanguageIndex(lang)
 	names := func(n Names) {

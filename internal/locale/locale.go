@@ -68,7 +68,9 @@ func TraditionalChinese(subtags string) bool {
 }
 
 // HasSubtag reports whether want (lower case) is one of the subtags of s, separated by "-"
-// or "_" and compared in any case. It does not allocate.
+// or "_" and compared in any case, before any extension or private use: a one-letter
+// subtag ("-u-", "-x-") starts those, whose subtags are no script or region. It does not
+// allocate.
 func HasSubtag(s, want string) bool {
 	for s != "" {
 		sub := s
@@ -76,6 +78,9 @@ func HasSubtag(s, want string) bool {
 			sub, s = s[:i], s[i+1:]
 		} else {
 			s = ""
+		}
+		if len(sub) == 1 {
+			return false
 		}
 		if strings.EqualFold(sub, want) {
 			return true

@@ -42,7 +42,7 @@ func TestTraditionalChinese(t *testing.T) {
 		"": false, "-CN": false, "-Hans": false, "-SG": false, "_Hans_CN": false,
 		"-Hant": true, "_hant": true, "-TW": true, "-hk": true, "_MO": true, "-Hant-CN": true,
 		"-Hans-TW": false, "-Hans-HK": false, // the script asked for wins over the region
-		"-Latn": false, "-twx": false, "-x-tw": true, // any subtag: a private-use tw too
+		"-Latn": false, "-twx": false, "-x-tw": false, "-u-hant": false, "-TW-x-hans": true,
 	} {
 		if got := TraditionalChinese(subtags); got != want {
 			t.Errorf("TraditionalChinese(%q) = %v, want %v", subtags, got, want)
@@ -57,6 +57,7 @@ func TestHasSubtag(t *testing.T) {
 	}{
 		{"Hant-TW", "tw", true}, {"-Hant-TW", "hant", true}, {"hant_tw", "tw", true},
 		{"Hant-TW", "han", false}, {"", "tw", false}, {"TWN", "tw", false},
+		{"x-tw", "tw", false}, {"Hant-u-tw", "hant", true}, {"Hant-u-tw", "tw", false},
 	} {
 		if got := HasSubtag(tc.s, tc.want); got != tc.has {
 			t.Errorf("HasSubtag(%q, %q) = %v, want %v", tc.s, tc.want, got, tc.has)

@@ -100,8 +100,8 @@ func (db *DB) trieLeaf(a netip.Addr) leaf4 {
 // find returns the leaf holding a.
 func (t *table4) find(a uint32) leaf4 { return t.vals[t.Leaf(a)] }
 
-// Prefetch asks the CPU for the first memory that a Lookup of a reads without waiting for
-// it (see ipgeo's DB.Prefetch): for an IPv4 address, its bucket of the flat table. IPv6
+// Prefetch asks the CPU for the keys that a Lookup of a searches (see ipgeo's DB.Prefetch):
+// for an IPv4 address, its bucket of the flat table. It does nothing for IPv6, whose
 // lookups walk the tries, whose nodes cannot be known in advance.
 func (db *DB) Prefetch(a netip.Addr) {
 	if a = a.Unmap(); a.Is4() {

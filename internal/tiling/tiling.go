@@ -82,7 +82,8 @@ func (t *Index) End(i int) uint64 {
 // misses, where the searches alone wait for each in turn.
 //
 // A bucket of up to four cache lines is asked for whole; of a larger one (IPv6 buckets can
-// hold thousands of keys), only the three keys that a search reads first.
+// hold thousands of keys), only the lines of its middle and quarter keys, one of which a
+// search reads second.
 func Prefetch[K uint32 | uint64](keys []K, index []uint32, a K) {
 	if len(index) == 0 {
 		return

@@ -101,9 +101,9 @@ var geoPrefetch = true
 // records, names and polygon lie all over a snapshot far larger than the CPU's caches.
 // So the reads that do not depend on one another are asked for together before the
 // rendering needs them (geoPrefetch): both tables' buckets before either lookup (the
-// network table's for IPv4 only), the
-// place's text before the network lookup, the confidence polygon before the rest is
-// written. BenchmarkGeolocationRenderRandom measures what that saves.
+// network table's for IPv4 only), the place's text before the network lookup, the
+// confidence polygon before the rest is written. BenchmarkGeolocationRenderRandom
+// measures what that saves.
 func geoAppendBody(b []byte, v *countryView, a netip.Addr, requested, lang string, at time.Time, hasRef bool) ([]byte, bool) {
 	snap := v.snap
 	if geoPrefetch {

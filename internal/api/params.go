@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/ipatlas/ipatlas/internal/auth"
+	"github.com/ipatlas/ipatlas/internal/locale"
 	"github.com/ipatlas/ipatlas/internal/web"
 )
 
@@ -11,16 +12,12 @@ import (
 // keeps error descriptions (which quote the input) short.
 const maxParamLen = 256
 
-// maxLangLen bounds localityLanguage: longer than any CLDR locale identifier, and it bounds
-// the echo in localityLanguageRequested.
-const maxLangLen = 35
-
-// checkLocalityLanguage refuses a localityLanguage longer than maxLangLen, spaces included
+// checkLocalityLanguage refuses a localityLanguage longer than locale.MaxTagLen, spaces included
 // (the geolocation echoes it as sent), on every lookup alike (the /data/ routes, and GraphQL's
 // fields): an unknown code falls back to English, but a value that long is no code.
 func checkLocalityLanguage(rawQuery string) error {
-	if v, ok := web.QueryValue(rawQuery, "localityLanguage"); ok && len(v) > maxLangLen {
-		return badRequest("The localityLanguage parameter is too long (%d characters at most): use an ISO 639-1 code such as en or de, a CLDR locale such as zh-Hant, or default.", maxLangLen)
+	if v, ok := web.QueryValue(rawQuery, "localityLanguage"); ok && len(v) > locale.MaxTagLen {
+		return badRequest("The localityLanguage parameter is too long (%d characters at most): use an ISO 639-1 code such as en or de, a CLDR locale such as zh-Hant, or default.", locale.MaxTagLen)
 	}
 	return nil
 }

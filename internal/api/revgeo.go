@@ -275,7 +275,7 @@ func revgeoGeoNamesName(names *ipgeo.DB, id int, lang, name string) string {
 // localityLanguageRequested.
 func revgeoRequestedLang(r *http.Request) string {
 	if l := strings.TrimSpace(param(r, "localityLanguage")); l != "" {
-		return l // at most maxLangLen long (checkLocalityLanguage)
+		return l // at most locale.MaxTagLen long (checkLocalityLanguage)
 	}
 	return "en"
 }

@@ -58,6 +58,33 @@ func newHarness(t *testing.T, signup bool, tls bool, tweak ...func(*Options)) *h
 	return &harness{t: t, store: st, srv: srv, logs: logs}
 }
 
+// postAtOnce posts n forms to path at the same moment, each from its own browser with its
+// own CSRF token (form(i) gives the other fields), and returns their statuses.
+func (h *harness) postAtOnce(n int, path string, form func(i int) url.Values) []int {
+	h.t.Helper()
+	clients, forms := make([]*http.Client, n), make([]url.Values, n)
+	for i := range n {
+		clients[i] = h.browser()
+		forms[i] = form(i)
+		forms[i].Set("csrf", h.csrf(clients[i], path))
+	}
+	codes := make([]int, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			r, err := clients[i].PostForm(h.srv.URL+path, forms[i])
+			if err != nil {
+				h.t.Error(err)
+				return
+			}
+			r.Body.Close()
+			codes[i] = r.StatusCode
+		})
+	}
+	wg.Wait()
+	return codes
+}
+
 // browser is a client with its own cookies, like one person's browser.
 func (h *harness) browser() *http.Client {
 	jar, _ := cookiejar.New(nil)
@@ -312,26 +339,9 @@ func TestSignupThrottled(t *testing.T) {
 func TestSignupThrottledAtOnce(t *testing.T) {
 	h := newHarness(t, true, false, func(o *Options) { o.MaxSignupsPerAddr = 3 })
 	const n = 12
-	var forms [n]url.Values
-	var clients [n]*http.Client
-	for i := range n {
-		clients[i] = h.browser()
-		forms[i] = url.Values{"csrf": {h.csrf(clients[i], "/signup")}, "email": {fmt.Sprintf("at%d@example.org", i)}, "password": {pw}}
-	}
-	var wg sync.WaitGroup
-	codes := make([]int, n)
-	for i := range n {
-		wg.Go(func() {
-			r, err := clients[i].PostForm(h.srv.URL+"/signup", forms[i])
-			if err != nil {
-				t.Error(err)
-				return
-			}
-			r.Body.Close()
-			codes[i] = r.StatusCode
-		})
-	}
-	wg.Wait()
+	codes := h.postAtOnce(n, "/signup", func(i int) url.Values {
+		return url.Values{"email": {fmt.Sprintf("at%d@example.org", i)}, "password": {pw}}
+	})
 	created := 0
 	for i := range n {
 		if _, err := h.store.AccountByEmail(t.Context(), fmt.Sprintf("at%d@example.org", i)); err == nil {
@@ -418,25 +428,9 @@ func TestLoginThrottledAtOnce(t *testing.T) {
 	h := newHarness(t, true, false)
 	h.signup("ada@example.org", pw)
 	const n = 12
-	clients, toks := make([]*http.Client, n), make([]string, n)
-	for i := range n {
-		clients[i] = h.browser()
-		toks[i] = h.csrf(clients[i], "/login")
-	}
-	codes := make([]int, n)
-	var wg sync.WaitGroup
-	for i := range n {
-		wg.Go(func() {
-			r, err := clients[i].PostForm(h.srv.URL+"/login", url.Values{"csrf": {toks[i]}, "email": {"ada@example.org"}, "password": {"wrong password"}})
-			if err != nil {
-				t.Error(err)
-				return
-			}
-			r.Body.Close()
-			codes[i] = r.StatusCode
-		})
-	}
-	wg.Wait()
+	codes := h.postAtOnce(n, "/login", func(int) url.Values {
+		return url.Values{"email": {"ada@example.org"}, "password": {"wrong password"}}
+	})
 	checked := 0
 	for _, c := range codes {
 		if c == http.StatusUnauthorized {

@@ -16,7 +16,7 @@ func ScriptAliases(likely map[string]string, has func(locale string) bool) map[s
 	out := map[string]string{}
 	for from, to := range likely {
 		lang, region, ok := strings.Cut(from, "-")
-		if !ok || strings.Contains(region, "-") || lang == "und" || !IsRegion(region) || has(from) {
+		if !ok || strings.Contains(region, "-") || lang == "und" || !isRegion(region) || has(from) {
 			continue
 		}
 		parts := strings.Split(to, "-")
@@ -37,8 +37,8 @@ func ScriptAliases(likely map[string]string, has func(locale string) bool) map[s
 	return out
 }
 
-// IsRegion reports whether s is a region subtag: two upper-case letters or three digits.
-func IsRegion(s string) bool {
+// isRegion reports whether s is a region subtag: two upper-case letters or three digits.
+func isRegion(s string) bool {
 	switch len(s) {
 	case 2:
 		return 'A' <= s[0] && s[0] <= 'Z' && 'A' <= s[1] && s[1] <= 'Z'
@@ -52,6 +52,10 @@ func IsRegion(s string) bool {
 	}
 	return false
 }
+
+// MaxTagLen bounds the language tags the service looks at: a BCP 47 tag with language,
+// script and region is at most 11 bytes, and 35 leaves room for variants. Longer is no tag.
+const MaxTagLen = 35
 
 // TraditionalChinese reports whether the subtags after a "zh" language subtag ("-Hant",
 // "-TW", "_Hant_HK"; any case, "-" or "_") ask for Traditional Chinese: the Hant script,

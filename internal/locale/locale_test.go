@@ -31,8 +31,8 @@ func TestScriptAliases(t *testing.T) {
 
 func TestIsRegion(t *testing.T) {
 	for s, want := range map[string]bool{"TW": true, "419": true, "tw": false, "T": false, "TWN": false, "4x9": false, "": false} {
-		if IsRegion(s) != want {
-			t.Errorf("IsRegion(%q) = %v", s, !want)
+		if isRegion(s) != want {
+			t.Errorf("isRegion(%q) = %v", s, !want)
 		}
 	}
 }

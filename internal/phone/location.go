@@ -15,10 +15,6 @@ import (
 // "zh_Hant" Traditional Chinese. geoLanguage maps a request's language onto this set.
 const geoLanguages = "ar be bg bs de el en es fa fi fr hr hu hy id it iw ja kk ko nl pl pt ro ru sq sr sv th tr uk vi zh zh_Hant"
 
-// maxLangLen bounds the language strings looked at; a BCP 47 tag with a language, script and
-// region is at most 11 bytes, 35 leaves room for variants.
-const maxLangLen = 35
-
 // geoLanguage maps a request's language (ISO 639-1, any case, possibly with script or region
 // subtags separated by "-" or "_") to the name of a geocoding data language, or "en":
 //   - "he" and "iw" → "iw"; "id" and "in" → "id";
@@ -27,7 +23,7 @@ const maxLangLen = 35
 //   - "sr" with the Latn script → "en" (the Serbian data is in Cyrillic);
 //   - any other language with data → itself, lower case; anything else → "en".
 func geoLanguage(lang string) string {
-	if len(lang) > maxLangLen {
+	if len(lang) > locale.MaxTagLen {
 		return "en"
 	}
 	primary, rest := lang, ""
@@ -108,7 +104,7 @@ func countryName(region, lang string) string {
 	if err != nil {
 		return ""
 	}
-	if len(lang) <= maxLangLen && !strings.EqualFold(lang, "en") {
+	if len(lang) <= locale.MaxTagLen && !strings.EqualFold(lang, "en") {
 		if tag, _ := language.Parse(lang); tag != language.Und {
 			if n := display.Regions(tag); n != nil {
 				if name := n.Name(r); name != "" {

@@ -12,7 +12,8 @@ import (
 )
 
 // This file parses cldr-core: the supplemental data files (territoryInfo, aliases,
-// codeMappings, currencyData, parentLocales, likelySubtags). Each parser reads one file.
+// codeMappings, currencyData; parentLocales and likelySubtags are read by package locale).
+// Each parser reads one file.
 
 // readJSON decodes the JSON file name of fsys into v.
 func readJSON(fsys fs.FS, name string, v any) error {

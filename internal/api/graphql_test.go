@@ -250,6 +250,29 @@ func TestGraphQLMatchesREST(t *testing.T) {
 	}
 }
 
+// TestCountryListBounds: no country of the real data has more languages or continents than
+// the GraphQL cost estimate counts for it.
+func TestCountryListBounds(t *testing.T) {
+	s := ipRealServer(t)
+	countries := restDo(t, s, "/data/countries", "").([]any)
+	for _, field := range []string{"isoAdminLanguages", "continents"} {
+		bound, ok := graphql.ListBound("Country", field)
+		if !ok {
+			t.Fatalf("no fixed bound for Country.%s", field)
+		}
+		longest, code := 0, ""
+		for _, c := range countries {
+			c := c.(map[string]any)
+			if l, _ := c[field].([]any); len(l) > longest {
+				longest, code = len(l), c["isoAlpha2"].(string)
+			}
+		}
+		if longest != bound {
+			t.Errorf("Country.%s: the cost estimate counts %d, the data's longest is %d (%s)", field, bound, longest, code)
+		}
+	}
+}
+
 // TestGraphQLSpecExample checks the spec's example query answers in exactly the spec's shape.
 func TestGraphQLSpecExample(t *testing.T) {
 	s := ipRealServer(t)

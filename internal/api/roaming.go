@@ -66,7 +66,7 @@ func (s *Server) amIRoaming(w http.ResponseWriter, r *http.Request) error {
 	case device == "":
 		desc = "The device position is in no country (open sea), so roaming cannot be told."
 	case network == "":
-		desc = "The caller's address is not placed by the IP data (a private, reserved or unlisted address), so roaming cannot be told."
+		desc = "The IP data places the caller's address in no country (a private or reserved address, or one the geolocation data has no country for), so roaming cannot be told."
 	case device == network:
 		status, desc = "home", "The device is in "+roamingLabel(deviceName, device)+", the country of its network."
 	default:

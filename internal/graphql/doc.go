@@ -19,10 +19,11 @@
 //   - Cost: at most MaxCost (5000). A root field that runs a lookup costs RootCost (100),
 //     networkByCidr that times its depthLimit (rootScale), every other field 1, and fields
 //     inside a list count once per element the list may hold: the page size argument for
-//     paged lists (transitTo: batchSize, subnets: subnetsBatchSize), 250 for countries, 20
-//     for the networks of a CIDR range (nested networks once), DefaultListSize (10) for
-//     other lists, 1 for introspection lists (their answers are precomputed). Arguments
-//     given as variables count with their value.
+//     paged lists (transitTo: batchSize, subnets: subnetsBatchSize), 250 for countries, 4
+//     for a country's isoAdminLanguages and 2 for its continents, 20 for the networks of a
+//     CIDR range (nested networks once), DefaultListSize (10) for other lists, 1 for
+//     introspection lists (their answers are precomputed). Arguments given as variables
+//     count with their value.
 //   - Selections, checked before validation (checkSelections says why): with fragments
 //     expanded per use, at most MaxSameName (10) fields share a response name in one merged
 //     selection set, at most MaxSpreads (32) fragment spreads go into one, and the document

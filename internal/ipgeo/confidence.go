@@ -100,10 +100,11 @@ type Confidence struct {
 //     unreachable, every independent source present disagrees with the country, or at
 //     most LowMaxShare of the prefix is placed in the country;
 //   - high: at least one independent source agrees and none disagrees, at least
-//     HighMinShare of the prefix is placed in the country, and the area's radius is at
-//     most HighMaxRadiusKm;
+//     HighMinShare of the prefix is placed in the country, the area's radius is at most
+//     HighMaxRadiusKm, and the area holds the pin (p's coordinates);
 //   - moderate: otherwise (evidence agrees only in part, no independent source, the
-//     prefix spans countries, or the area is large).
+//     prefix spans countries, the area is large, or the data places the address among
+//     the few networks of its prefix that the area leaves out, see AreaCoverage).
 //
 // A smaller area does not by itself mean a higher level: the polygon is the service area,
 // not the confidence (spec rule 3). Estimates come from the precomputed areas (WithAreas)
@@ -137,7 +138,12 @@ func (db *DB) Confidence(p Place, ev Evidence) Confidence {
 	case c.CountryShare <= LowMaxShare:
 		c.Level, c.Reason = LevelLow, "the network mostly serves other countries"
 	case agree > 0 && conflict == 0 && c.CountryShare >= HighMinShare && c.RadiusKm <= HighMaxRadiusKm:
-		c.Level, c.Reason = LevelHigh, "independent sources agree and the service area is small"
+		// An area of the address's own network is its accuracy circle, which holds the pin.
+		if pfx != p.Network && !c.Area.Contains(p.Latitude, p.Longitude) {
+			c.Level, c.Reason = LevelModerate, "the address is placed outside its network's service area"
+		} else {
+			c.Level, c.Reason = LevelHigh, "independent sources agree and the service area is small"
+		}
 	case conflict > 0:
 		c.Level, c.Reason = LevelModerate, "independent sources partly disagree on the country"
 	case agree == 0:
@@ -202,6 +208,47 @@ func (a Polygons) Points() []Point {
 		out[i] = a.Point(i)
 	}
 	return out
+}
+
+// Contains reports whether the point at lat, lon (degrees) lies inside one of the area's
+// polygons; a point on an edge may count either way. Each polygon is taken in a plane of
+// latitude and longitude, the longitudes relative to the point's, so that a polygon across
+// the antimeridian is one piece; the areas are hulls a few hundred kilometres across at
+// most, which that plane bends little.
+func (a Polygons) Contains(lat, lon float64) bool {
+	y, x := lat*1e5, lon*1e5
+	for start := 0; start+1 < len(a.v); {
+		end := start + 2 // the closing point: the first one repeated
+		for end+1 < len(a.v) && (a.v[end] != a.v[start] || a.v[end+1] != a.v[start+1]) {
+			end += 2
+		}
+		end = min(end, len(a.v)-2) // an unclosed last polygon: its last point
+		in := false
+		for i := start; i < end; i += 2 {
+			yi, yj := float64(a.v[i]), float64(a.v[i+2])
+			if (yi > y) == (yj > y) {
+				continue
+			}
+			xi, xj := relLon(float64(a.v[i+1]), x), relLon(float64(a.v[i+3]), x)
+			if 0 < xi+(xj-xi)*(y-yi)/(yj-yi) {
+				in = !in
+			}
+		}
+		if in {
+			return true
+		}
+		start = end + 2
+	}
+	return false
+}
+
+// relLon returns longitude lon relative to ref, both in 10⁻⁵ degrees, in [-180°, 180°).
+func relLon(lon, ref float64) float64 {
+	d := math.Mod(lon-ref+180e5, 360e5)
+	if d < 0 {
+		d += 360e5
+	}
+	return d - 180e5
 }
 
 // AppendJSON appends the area as the API's confidenceArea array,

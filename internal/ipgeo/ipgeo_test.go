@@ -310,6 +310,109 @@ func TestConfidence(t *testing.T) {
 	}
 }
 
+// TestConfidencePinOutsideArea: in a /20 whose addresses are all in Sydney but for one /24
+// in Newcastle (117 km off, 1/16 of the addresses), the area is Sydney's alone
+// (AreaCoverage): an address in Sydney is "high", the Newcastle one, whose pin the area does
+// not hold, only "moderate", with computed and with precomputed areas alike.
+func TestConfidencePinOutsideArea(t *testing.T) {
+	d := fixture()
+	d.Records = append(d.Records, RecordData{Continent: 0, Country: 1, RegisteredCountry: 1, City: NoPlace,
+		HasLocation: true, Latitude: -32.9283, Longitude: 151.7817, AccuracyRadius: 20}) // 6: Newcastle
+	at := slices.IndexFunc(d.V4, func(l Leaf) bool { return l.Prefix.Addr() == netip.MustParseAddr("10.0.0.0") })
+	d.V4 = slices.Insert(d.V4, at,
+		Leaf{Prefix: netip.MustParsePrefix("7.0.0.0/21"), Kind: LeafData, Record: 0},
+		Leaf{Prefix: netip.MustParsePrefix("7.0.8.0/22"), Kind: LeafData, Record: 0},
+		Leaf{Prefix: netip.MustParsePrefix("7.0.12.0/23"), Kind: LeafData, Record: 0},
+		Leaf{Prefix: netip.MustParsePrefix("7.0.14.0/24"), Kind: LeafData, Record: 0},
+		Leaf{Prefix: netip.MustParsePrefix("7.0.15.0/24"), Kind: LeafData, Record: 6})
+	db, _ := mustDB(t, d)
+	bgp := netip.MustParsePrefix("7.0.0.0/20")
+	fast, err := db.WithAreas(db.EncodeAreas([]netip.Prefix{bgp}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, db := range []*DB{db, fast} {
+		for _, tc := range []struct {
+			ip   string
+			want Level
+		}{{"7.0.0.1", LevelHigh}, {"7.0.15.1", LevelModerate}} {
+			p, _ := db.Lookup(netip.MustParseAddr(tc.ip))
+			c := db.Confidence(p, Evidence{BGPPrefix: bgp, SecondOpinion: "AU"})
+			if c.Level != tc.want || c.Prefix != bgp || polygons(c.Area.Points()) != 1 {
+				t.Errorf("%s: %v (%s) over %s, %d polygons; want %v over %s, one polygon (Sydney's)",
+					tc.ip, c.Level, c.Reason, c.Prefix, polygons(c.Area.Points()), tc.want, bgp)
+			}
+		}
+	}
+}
+
+// TestPolygonsContains checks Contains against the sides of convex polygons: a point is
+// inside a convex polygon exactly when it lies on the same side of every edge. The fixture's
+// areas are hulls, so convex, and one of them (Fiji's) straddles the antimeridian.
+func TestPolygonsContains(t *testing.T) {
+	db, _ := mustDB(t, fixture())
+	var areas []Polygons
+	for _, tc := range []struct{ ip, bgp string }{{"1.0.0.1", ""}, {"5.0.0.1", ""}, {"6.0.0.1", "6.0.0.0/23"}, {"2.0.0.1", ""}} {
+		p, _ := db.Lookup(netip.MustParseAddr(tc.ip))
+		ev := Evidence{}
+		if tc.bgp != "" {
+			ev.BGPPrefix = netip.MustParsePrefix(tc.bgp)
+		}
+		areas = append(areas, db.Confidence(p, ev).Area)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, a := range areas {
+		pts := a.Points()
+		lo, hi := pts[0], pts[0]
+		for _, p := range pts {
+			lo.Latitude, hi.Latitude = min(lo.Latitude, p.Latitude), max(hi.Latitude, p.Latitude)
+			lo.Longitude, hi.Longitude = min(lo.Longitude, p.Longitude), max(hi.Longitude, p.Longitude)
+		}
+		in := 0
+		for range 2000 {
+			// Points over the polygons' bounding box and a margin around it.
+			lat := lo.Latitude - 1 + rng.Float64()*(hi.Latitude-lo.Latitude+2)
+			lon := normLon(lo.Longitude - 1 + rng.Float64()*(hi.Longitude-lo.Longitude+2))
+			want := insideConvex(pts, lat, lon)
+			if got := a.Contains(lat, lon); got != want {
+				t.Fatalf("Contains(%.5f, %.5f) = %v, want %v; area %v", lat, lon, got, want, pts)
+			}
+			if want {
+				in++
+			}
+		}
+		if in == 0 {
+			t.Errorf("no random point fell inside %v", pts)
+		}
+	}
+	if (Polygons{}).Contains(0, 0) {
+		t.Error("the empty area contains a point")
+	}
+}
+
+// insideConvex reports whether lat, lon lies strictly inside one of the convex polygons of
+// area, by the side of every edge, longitudes taken relative to the point's.
+func insideConvex(area []Point, lat, lon float64) bool {
+	rel := func(l float64) float64 { return normLon(l - lon) }
+	for i := 0; i < len(area); {
+		j := i + 1
+		for area[j] != area[i] {
+			j++
+		}
+		pos, neg := false, false
+		for k := i; k < j; k++ {
+			a, b := area[k], area[k+1]
+			cross := rel(a.Longitude)*(b.Latitude-lat) - rel(b.Longitude)*(a.Latitude-lat)
+			pos, neg = pos || cross > 0, neg || cross < 0
+		}
+		if pos != neg {
+			return true
+		}
+		i = j + 1
+	}
+	return false
+}
+
 // checkClosed checks that area is a sequence of closed polygons.
 func checkClosed(t *testing.T, area []Point) {
 	t.Helper()

@@ -146,6 +146,8 @@ func (a graphqlAnswerer) serve(path string, w http.ResponseWriter, r *http.Reque
 	switch path {
 	case "/data/ip-geolocation-with-confidence":
 		return true, s.geolocation(w, r)
+	case graphql.PathIPData:
+		return true, s.ipData(w, r)
 	case "/data/country-info":
 		return true, s.countryInfo(w, r)
 	case "/data/countries":

@@ -150,7 +150,7 @@ var graphqlVsREST = []struct {
 		rest: "/data/ip-geolocation-with-confidence?ip=81.2.69.160&localityLanguage=de&utcReference=1700000000",
 		pick: withLocationCountry},
 	{name: "ipData alias, IPv6, locale", pkg: "ip-geolocation",
-		query: `{ ipData(ip: "2a00:1450:4001::1", locale: "ja") { ip country { name } location { continent country latitude } network { bgpPrefix totalAddresses carriers { asn } } confidence } }`,
+		query: `{ ipData(ip: "2a00:1450:4001::1", locale: "ja") { ip country { name } location { continent country latitude } network { bgpPrefixNetworkAddress totalAddresses carriers { asn } } confidenceArea { latitude } } }`,
 		rest:  "/data/ip-geolocation-with-confidence?ip=2a00:1450:4001::1&localityLanguage=ja", pick: withLocationCountry},
 	{name: "ipGeolocation of the caller", pkg: "ip-geolocation",
 		query: `{ ipGeolocation { ip location { city } network { organisation } } }`,
@@ -201,7 +201,7 @@ var graphqlVsREST = []struct {
 		query: `{ asnInfoFull(asn: 15169) { asn organisation totalTransitTo transitTo { asn } } }`,
 		rest:  "/data/asn-info-transit-to?asn=15169"},
 	{name: "network alias", pkg: "network-engineering",
-		query: `{ network(ip: "1.1.1.1") { ip organisation bgpPrefix carriers { asn name } } }`,
+		query: `{ network(ip: "1.1.1.1") { ip organisation bgpPrefixLastAddress carriers { asn name } } }`,
 		rest:  "/data/network-by-ip?ip=1.1.1.1"},
 	{name: "reverseGeocodeClient", pkg: "free-api",
 		query: `{ reverseGeocodeClient(latitude: 48.8566, longitude: 2.3522, localityLanguage: "default") { latitude longitude lookupSource localityLanguageRequested countryName city locality localityInfo { administrative { name adminLevel } } } }`,
@@ -486,6 +486,9 @@ func TestGraphQLRootsReachREST(t *testing.T) {
 			if ok, _ := (graphqlAnswerer{s}).serve(path, httptest.NewRecorder(), httptest.NewRequest("GET", path, nil)); !ok {
 				t.Errorf("%s: no handler for %s", name, path)
 			}
+			if path == graphql.PathIPData { // served to GraphQL only
+				continue
+			}
 			if _, pattern := s.mux.Handler(httptest.NewRequest("GET", path, nil)); pattern != "GET "+path {
 				t.Errorf("%s: %s is not a REST route (matched %q)", name, path, pattern)
 			}
@@ -566,6 +569,46 @@ var neverInSamples = map[string]string{
 	"Location.country":               "GraphQL-only, computed from the answer's country",
 	"Carrier.registrationLastChange": "no loaded source has last-change dates (REST writes it only when the data has one)",
 	"AsnInfo.registrationLastChange": "as Carrier.registrationLastChange",
+	"HazardReport.securityThreat":    "under ipData only (TestGraphQLSDKQueries)",
+	"HazardReport.userRisk":          "under ipData only (TestGraphQLSDKQueries)",
+	"HazardReport.isCellular":        "always null: no source",
+	"Currency.isoName":               "GraphQL-only, the member name (TestGraphQLSDKQueries)",
+}
+
+// sdkTypes are the types of the commercial service's SDK shapes: views over REST answers
+// rather than REST objects, checked by TestGraphQLSDKQueries and TestSDKTypesFollowREST.
+var sdkTypes = map[string]bool{
+	"IpData": true, "IpAddress": true, "LatLng": true, "ConfidenceLevel": true, "Locality": true,
+	"BgpNetwork": true, "BgpPrefix": true, "PrefixAddress": true,
+}
+
+// TestSDKTypesFollowREST: the SDK shapes that copy a REST type's fields keep up with it:
+// BgpNetwork has Network's fields, IpData IPGeolocation's, each of the same type but for
+// the fields the SDKs shape differently.
+func TestSDKTypesFollowREST(t *testing.T) {
+	ps, err := graphql.Packages()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		pkg, sdk, rest string
+		reshaped       []string
+	}{
+		{"network-engineering", "BgpNetwork", "Network", []string{"bgpPrefix"}},
+		{"ip-geolocation", "IpData", "IPGeolocation", []string{"confidence", "network"}},
+	} {
+		schema := ps[tc.pkg].Schema()
+		sdk, rest := schema.Types[tc.sdk], schema.Types[tc.rest]
+		for _, f := range rest.Fields {
+			g := sdk.Fields.ForName(f.Name)
+			switch {
+			case g == nil:
+				t.Errorf("%s has no %s.%s", tc.sdk, tc.rest, f.Name)
+			case g.Type.String() != f.Type.String() && !slices.Contains(tc.reshaped, f.Name):
+				t.Errorf("%s.%s is %s, %s.%s %s", tc.sdk, f.Name, g.Type, tc.rest, f.Name, f.Type)
+			}
+		}
+	}
 }
 
 // TestGraphQLSchemaMatchesREST keeps the schemas from drifting away from REST: every member of
@@ -592,7 +635,7 @@ func TestGraphQLSchemaMatchesREST(t *testing.T) {
 	}
 	for _, name := range graphql.PackageNames() {
 		for _, d := range ps[name].Schema().Types {
-			if d.BuiltIn || d.Kind != ast.Object || d.Name == "Query" {
+			if d.BuiltIn || d.Kind != ast.Object || d.Name == "Query" || sdkTypes[d.Name] {
 				continue
 			}
 			for _, f := range d.Fields {
@@ -646,6 +689,9 @@ func checkAgainstSchema(t *testing.T, s *ast.Schema, typ *ast.Type, v any, at st
 			checkAgainstSchema(t, s, f.Type, mv, at+"."+k, seen)
 		}
 		for _, f := range def.Fields {
+			if _, graphqlOnly := neverInSamples[def.Name+"."+f.Name]; graphqlOnly {
+				continue
+			}
 			if _, ok := obj[f.Name]; !ok && f.Type.NonNull {
 				t.Errorf("%s: REST lacks %s, non-null in %s", at, f.Name, def.Name)
 			}

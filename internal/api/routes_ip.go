@@ -9,6 +9,7 @@ import (
 
 	"github.com/ipatlas/ipatlas/internal/ipgeo"
 	"github.com/ipatlas/ipatlas/internal/quota"
+	"github.com/ipatlas/ipatlas/internal/risk"
 	"github.com/ipatlas/ipatlas/internal/web"
 )
 
@@ -85,6 +86,42 @@ func (s *Server) geolocation(w http.ResponseWriter, r *http.Request) error {
 	web.WriteJSONBytes(w, http.StatusOK, b)
 	*bp = b
 	bufPool.Put(bp)
+	return nil
+}
+
+// ipData answers graphql.PathIPData, the answer behind the GraphQL root ipData, which no
+// REST endpoint serves: the geolocation answer with the address's hazard report as one more
+// member, itself with securityThreat and the user-risk answer added (the commercial
+// service's SDKs ask for both under ipData). Its statuses are the geolocation's; without
+// the risk data it is 503, as user-risk is.
+func (s *Server) ipData(w http.ResponseWriter, r *http.Request) error {
+	v, err := s.viewWith(engineIPGeo | engineNet | engineRisk)
+	if err != nil {
+		return err
+	}
+	a, err := s.requestIP(r)
+	if err != nil {
+		return err
+	}
+	h, err := riskHazards(v.snap, a)
+	if err != nil {
+		return err
+	}
+	at, hasRef := geoUTCReference(r)
+	if !hasRef {
+		at = time.Now()
+	}
+	bp := bufPool.Get().(*[]byte)
+	b, ok := geoAppendBody((*bp)[:0], v, a, geoRequestedLang(r), v.resolvedLang(r), at, hasRef)
+	if !ok {
+		bufPool.Put(bp)
+		return notFound("No valid entry was found for the IP address %s.", a)
+	}
+	b = append(b[:len(b)-1], `,"hazardReport":{`...) // the body's closing brace reopened
+	b = appendHazards(b, h)
+	b = placesAppendField(b, false, "securityThreat", risk.Threat(h))
+	b = appendUserRisk(placesAppendKey(b, false, "userRisk"), h)
+	writeJSONPooled(w, bp, append(b, '}', '}'))
 	return nil
 }
 

@@ -38,13 +38,17 @@ func (s *Server) userRisk(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	level, desc := risk.Rate(h)
 	bp := bufPool.Get().(*[]byte)
-	b := placesAppendField(append((*bp)[:0], '{'), true, "risk", level.String())
-	b = placesAppendField(b, false, "description", desc)
-	b = append(b, '}')
-	writeJSONPooled(w, bp, b)
+	writeJSONPooled(w, bp, appendUserRisk((*bp)[:0], h))
 	return nil
+}
+
+// appendUserRisk appends the user-risk answer of h.
+func appendUserRisk(b []byte, h risk.Hazards) []byte {
+	level, desc := risk.Rate(h)
+	b = placesAppendField(append(b, '{'), true, "risk", level.String())
+	b = placesAppendField(b, false, "description", desc)
+	return append(b, '}')
 }
 
 // hazardReport answers /data/hazard-report: the evidence behind user-risk, flag by flag.
@@ -84,7 +88,13 @@ func (s *Server) hazardReport(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	bp := bufPool.Get().(*[]byte)
-	b := append((*bp)[:0], '{')
+	b := append(appendHazards(append((*bp)[:0], '{'), h), '}')
+	writeJSONPooled(w, bp, b)
+	return nil
+}
+
+// appendHazards appends the members of the hazard-report answer of h, without the braces.
+func appendHazards(b []byte, h risk.Hazards) []byte {
 	b = placesAppendBool(b, true, "isKnownAsTorServer", h.IsKnownAsTorServer)
 	b = placesAppendBool(b, false, "isKnownAsTorExit", h.IsKnownAsTorExit)
 	b = placesAppendBool(b, false, "isKnownAsVpn", h.IsKnownAsVpn)
@@ -108,7 +118,5 @@ func (s *Server) hazardReport(w http.ResponseWriter, r *http.Request) error {
 		}
 		b = web.AppendJSONString(b, l)
 	}
-	b = append(b, ']', '}')
-	writeJSONPooled(w, bp, b)
-	return nil
+	return append(b, ']')
 }

@@ -5,7 +5,8 @@
 //
 // There are no resolvers with logic of their own: each root field is one REST call, named in
 // a table (roots.go) with the REST path; the field's arguments become that endpoint's query
-// parameters under the same names. The REST layer renders every answer as JSON once, so the
+// parameters under the same names. The commercial service's SDK shapes (ipData, network)
+// are views over the same answers (views.go), which move and rename members. The REST layer renders every answer as JSON once, so the
 // GraphQL answer has the same values by construction, and only the selected subtrees of
 // that JSON are read. The package owns parsing and validation (github.com/vektah/gqlparser),
 // the schemas and their SDL, introspection, variables, limits and the response format; the

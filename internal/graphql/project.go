@@ -154,8 +154,8 @@ func (x *executor) object(t *ast.Type, def *ast.Definition, raw []byte, sel sele
 			continue
 		}
 		var v []byte
-		if p, ok := derived[typeField{def.Name, kf.f.Name}]; ok {
-			v = descend(x.root, p)
+		if vw, ok := views[typeField{def.Name, kf.f.Name}]; ok {
+			v = vw(viewArgs{self: raw, obj: ms, root: x.root})
 		} else {
 			v = lookupMember(ms, kf.f.Name)
 		}

@@ -6,7 +6,8 @@ import (
 )
 
 // Answerer answers a REST request in-process. path is a REST endpoint such as
-// /data/country-info and rawQuery its query parameters, encoded (no leading '?'). r is the GraphQL request: the answer uses
+// /data/country-info, or PathIPData, and rawQuery its query parameters, encoded (no
+// leading '?'). r is the GraphQL request: the answer uses
 // its context, headers and remote address, so an omitted ip means the caller (behind
 // trusted proxies, the address they forward). status is the REST status and body the REST
 // JSON body: the error body {"status":...,"description":...} when status is not 200. The
@@ -32,6 +33,12 @@ const (
 	pathAmIRoaming    = "/data/am-i-roaming"
 )
 
+// PathIPData is the answer behind ipData, which no REST endpoint serves (an Answerer answers
+// it all the same, as one lookup): the geolocation answer of pathGeolocation with one more
+// member, hazardReport, the hazard-report answer of the same address with two more:
+// securityThreat (the strongest evidence in words) and userRisk (the user-risk answer).
+const PathIPData = "/graphql/ip-data"
+
 // root is one root field: the REST endpoint that answers it and, when the field is a part
 // of that answer, the members leading to it. Its arguments are the endpoint's query
 // parameters of the same names (see synonyms for the exceptions).
@@ -41,11 +48,12 @@ type root struct {
 }
 
 // rootTable maps each package's root fields to REST. Aliases are the root names the
-// commercial service's SDKs send; they answer exactly as the field they stand for.
+// commercial service's SDKs send; they answer as the field they stand for, ipData and
+// network in the SDKs' shapes (views.go).
 var rootTable = map[string]map[string]root{
 	IPGeolocation: {
 		"ipGeolocation": {path: pathGeolocation},
-		"ipData":        {path: pathGeolocation}, // alias
+		"ipData":        {path: PathIPData}, // the SDKs' root and shape
 		"countryInfo":   {path: pathCountryInfo},
 		"countries":     {path: pathCountries},
 		"userRisk":      {path: pathUserRisk},
@@ -62,7 +70,7 @@ var rootTable = map[string]map[string]root{
 	},
 	NetworkEngineering: {
 		"networkByIp":   {path: pathNetworkByIP},
-		"network":       {path: pathNetworkByIP}, // alias
+		"network":       {path: pathNetworkByIP}, // the SDKs' root and shape
 		"networkByCidr": {path: pathNetworkByCIDR},
 		"asnInfo":       {path: pathASNInfo},
 		"asnInfoFull":   {path: pathASNInfo}, // alias
@@ -79,14 +87,6 @@ var synonyms = map[string]string{"locale": "localityLanguage"}
 
 // typeField names a field of an object type.
 type typeField struct{ typ, field string }
-
-// derived are GraphQL-only fields: their value is read at a member path of the root
-// field's whole REST answer rather than from the object they belong to. Location.country
-// exists because the spec's example query asks for location { city country }; REST writes
-// the country once, at the top level.
-var derived = map[typeField][]string{
-	{"Location", "country"}: {"country", "name"},
-}
 
 // servedBy lists the packages other than pkg whose schema has the root field name.
 func servedBy(name, pkg string) []string {

@@ -99,3 +99,25 @@ func TestRateAllocs(t *testing.T) {
 		}
 	}
 }
+
+// TestThreat: the strongest evidence names the threat, in Rate's order; "unknown" without any,
+// and for bogons and unreachable addresses, which are no threat of their own.
+func TestThreat(t *testing.T) {
+	for _, tt := range []struct {
+		h    risk.Hazards
+		want string
+	}{
+		{risk.Hazards{}, "unknown"},
+		{risk.Hazards{IsBogon: true, IsUnreachable: true, HostingLikelihood: 10, CloudProvider: "Amazon"}, "unknown"},
+		{risk.Hazards{IsKnownAsTorServer: true, IsKnownAsTorExit: true, IsSpamhausDrop: true}, "known as a Tor exit node"},
+		{risk.Hazards{IsKnownAsTorServer: true, IsKnownAsVpn: true}, "known as a Tor server"},
+		{risk.Hazards{IsSpamhausDrop: true, BlocklistCount: 9}, "listed on Spamhaus DROP"},
+		{risk.Hazards{BlocklistCount: risk.BlocklistThreshold, IsKnownAsVpn: true}, "on public blocklists"},
+		{risk.Hazards{BlocklistCount: risk.BlocklistThreshold - 1, IsKnownAsVpn: true}, "known as a VPN server"},
+		{risk.Hazards{IsICloudPrivateRelay: true}, "known as a proxy"},
+	} {
+		if got := risk.Threat(tt.h); got != tt.want {
+			t.Errorf("Threat(%+v) = %q, want %q", tt.h, got, tt.want)
+		}
+	}
+}

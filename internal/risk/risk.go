@@ -307,3 +307,26 @@ func Rate(h Hazards) (r Risk, description string) {
 	}
 	return Low, lowText
 }
+
+// Threat names the strongest evidence against an address in a few words, as the commercial
+// service's securityThreat does ("known as a TOR server", "blacklisted at BLOCKLIST.de"),
+// and "unknown" when there is none, as it does. The order is Rate's: Tor, Spamhaus DROP,
+// public blocklists, then VPN and proxy; a bogon or an unreachable address is no threat of
+// its own (user risk rates those High for another reason).
+func Threat(h Hazards) string {
+	switch {
+	case h.IsKnownAsTorExit:
+		return "known as a Tor exit node"
+	case h.IsKnownAsTorServer:
+		return "known as a Tor server"
+	case h.IsSpamhausDrop:
+		return "listed on Spamhaus DROP"
+	case h.IsBlocklisted || h.BlocklistCount >= BlocklistThreshold:
+		return "on public blocklists"
+	case h.IsKnownAsVpn:
+		return "known as a VPN server"
+	case h.IsKnownAsProxy || h.IsICloudPrivateRelay:
+		return "known as a proxy"
+	}
+	return "unknown"
+}

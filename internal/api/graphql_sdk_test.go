@@ -1,0 +1,133 @@
+package api
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// The queries of the commercial service's .NET SDK (its QueryBuilder, every builder of each
+// root selected), which must run against ipatlas unchanged.
+const (
+	sdkIPDataQuery      = `{ ipData(ip: %q, locale: %q, utcReference: 1781000000) { ipAddress { ipString addressFamily } latLng { latitude longitude plusCode } confidence { value } country { isoAlpha2 name callingCode isoAlpha3 isoName isoNameFull countryFlagEmoji currency { code } wbRegion { value } wbIncomeLevel { value } } locality { city localityName principalSubdivision postcode continentCode isoPrincipalSubdivisionCode administrative { name adminLevel isoCode } } timezone { ianaTimeId utcOffset isDaylightSavingTime localTime } hazardReport { securityThreat isKnownAsTorServer isKnownAsVpn isKnownAsProxy isSpamhausDrop hostingLikelihood isCellular userRisk { risk description } } network { registryStatus isBogon bgpPrefix { cidrString firstIp { ipString } lastIp { ipString } } } } }`
+	sdkNetworkQuery     = `{ network(ip: %q, locale: "en") { bgpPrefix { cidrString firstIp { ipString } lastIp { ipString } } registryStatus isBogon carriers { asn organisation registeredCountry } } }`
+	sdkCountryInfoQuery = `{ countryInfo(code: %q, locale: "en") { isoAlpha2 name isoName callingCode currency { code isoName } wbRegion { value } wbIncomeLevel { value } } }`
+)
+
+// TestGraphQLSDKQueries runs the SDK's queries and checks every value against the REST
+// answers of the same input, rearranged into the SDK's shape by sdkIPData and sdkNetwork (the
+// slow reference): ipData against ip-geolocation-with-confidence, hazard-report and
+// user-risk; network against network-by-ip; countryInfo against country-info.
+func TestGraphQLSDKQueries(t *testing.T) {
+	s := ipRealServer(t)
+	for _, tc := range []struct{ ip, lang string }{
+		{"185.220.101.1", "en"}, // a Tor exit
+		{"8.8.8.8", "en"},
+		{"81.2.69.160", "de"},
+		{"1.1.1.1", "en"},  // no location
+		{"10.1.2.3", "en"}, // a bogon
+		{"2001:4860:4860::8888", "ja"},
+	} {
+		t.Run(tc.ip, func(t *testing.T) {
+			q := fmt.Sprintf(sdkIPDataQuery, tc.ip, tc.lang)
+			got := gqlData(t, s, "ip-geolocation", q, "ipData", "")
+			geo := restDo(t, s, "/data/ip-geolocation-with-confidence?utcReference=1781000000&localityLanguage="+tc.lang+"&ip="+tc.ip, "").(map[string]any)
+			hazard := restDo(t, s, "/data/hazard-report?ip="+tc.ip, "").(map[string]any)
+			userRisk := restDo(t, s, "/data/user-risk?ip="+tc.ip, "").(map[string]any)
+			want := projectREST(t, q, sdkIPData(geo, hazard, userRisk))
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("ipData differs from REST (-REST +GraphQL):\n%s", diff)
+			}
+
+			q = fmt.Sprintf(sdkNetworkQuery, tc.ip)
+			got = gqlData(t, s, "network-engineering", q, "network", "")
+			want = projectREST(t, q, sdkNetwork(restDo(t, s, "/data/network-by-ip?ip="+tc.ip, "").(map[string]any)))
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("network differs from REST (-REST +GraphQL):\n%s", diff)
+			}
+
+			// The description says what the value means.
+			conf := gqlData(t, s, "ip-geolocation", fmt.Sprintf(`{ ipData(ip: %q) { confidence { value description } } }`, tc.ip), "ipData", "").(map[string]any)["confidence"].(map[string]any)
+			if v, d := conf["value"].(string), conf["description"].(string); !strings.HasPrefix(strings.ToLower(d), v+": ") {
+				t.Errorf("confidence %q described as %q", v, d)
+			}
+		})
+	}
+	for _, code := range []string{"DE", "JP", "AQ"} {
+		q := fmt.Sprintf(sdkCountryInfoQuery, code)
+		got := gqlData(t, s, "ip-geolocation", q, "countryInfo", "")
+		c := restDo(t, s, "/data/country-info?code="+code, "").(map[string]any)
+		if cur, ok := c["currency"].(map[string]any); ok {
+			cur["isoName"] = cur["name"]
+		}
+		if diff := cmp.Diff(projectREST(t, q, c), got); diff != "" {
+			t.Errorf("countryInfo(%s) differs from REST (-REST +GraphQL):\n%s", code, diff)
+		}
+	}
+}
+
+// sdkIPData rearranges decoded REST answers into ipData's shape.
+func sdkIPData(geo, hazard, userRisk map[string]any) map[string]any {
+	family := json.Number("4")
+	if strings.Contains(geo["ip"].(string), ":") {
+		family = "6"
+	}
+	h := map[string]any{"securityThreat": sdkThreat(hazard), "userRisk": userRisk}
+	for k, v := range hazard {
+		h[k] = v
+	}
+	doc := map[string]any{
+		"ipAddress":    map[string]any{"ipString": geo["ip"], "addressFamily": family},
+		"confidence":   map[string]any{"value": geo["confidence"]},
+		"country":      geo["country"],
+		"hazardReport": h,
+		"network":      sdkNetwork(geo["network"].(map[string]any)),
+	}
+	if loc, ok := geo["location"].(map[string]any); ok {
+		locality := map[string]any{}
+		for k, v := range loc {
+			locality[k] = v
+		}
+		info := loc["localityInfo"].(map[string]any)
+		locality["administrative"], locality["informative"] = info["administrative"], info["informative"]
+		doc["latLng"], doc["locality"], doc["timezone"] = loc, locality, loc["timeZone"]
+	}
+	return doc
+}
+
+// sdkNetwork rearranges a decoded REST network object into the SDKs' network shape.
+func sdkNetwork(n map[string]any) map[string]any {
+	out := map[string]any{}
+	for k, v := range n {
+		out[k] = v
+	}
+	delete(out, "bgpPrefix")
+	if p, ok := n["bgpPrefix"]; ok {
+		out["bgpPrefix"] = map[string]any{
+			"cidrString": p,
+			"firstIp":    map[string]any{"ipString": n["bgpPrefixNetworkAddress"]},
+			"lastIp":     map[string]any{"ipString": n["bgpPrefixLastAddress"]},
+		}
+	}
+	return out
+}
+
+// sdkThreat is securityThreat from the REST hazard flags, in risk.Threat's order.
+func sdkThreat(h map[string]any) string {
+	for _, c := range []struct{ flag, threat string }{
+		{"isKnownAsTorExit", "known as a Tor exit node"},
+		{"isKnownAsTorServer", "known as a Tor server"},
+		{"isSpamhausDrop", "listed on Spamhaus DROP"},
+		{"isBlocklisted", "on public blocklists"},
+		{"isKnownAsVpn", "known as a VPN server"},
+		{"isKnownAsProxy", "known as a proxy"},
+	} {
+		if h[c.flag] == true {
+			return c.threat
+		}
+	}
+	return "unknown"
+}

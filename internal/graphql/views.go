@@ -1,0 +1,95 @@
+package graphql
+
+import "bytes"
+
+// A view answers a field that its REST answer does not hold under the field's name: a
+// GraphQL-only field (Location.country), or a field of the commercial service's SDK shapes
+// (ipData, network), which lay other names and nestings over the same REST answers. It
+// returns the field's raw JSON, nil when there is none (null), from the object the field
+// belongs to (self, as raw JSON, and its members) and the root field's whole answer. Views
+// only move and rename what REST wrote; the few that write a value of their own say so.
+type view func(v viewArgs) []byte
+
+type viewArgs struct {
+	self []byte   // the object the field belongs to
+	obj  []member // its members
+	root []byte   // the root field's whole REST answer
+}
+
+func (v viewArgs) member(name string) []byte { return lookupMember(v.obj, name) }
+
+// views maps type fields to their views; every other field is the member of its name.
+var views = map[typeField]view{
+	// REST writes the country once, at the top level.
+	{"Location", "country"}: func(v viewArgs) []byte { return descend(v.root, []string{"country", "name"}) },
+
+	// ipData: the geolocation answer (with its hazard report, see PathIPData) in the SDKs'
+	// nesting.
+	{"IpData", "ipAddress"}:  self,
+	{"IpData", "latLng"}:     memberView("location"),
+	{"IpData", "locality"}:   memberView("location"),
+	{"IpData", "timezone"}:   func(v viewArgs) []byte { return descend(v.self, []string{"location", "timeZone"}) },
+	{"IpData", "confidence"}: self,
+
+	{"IpAddress", "ipString"}: memberView("ip"),
+	// Written here: 4 or 6, from the address's notation.
+	{"IpAddress", "addressFamily"}: func(v viewArgs) []byte {
+		ip := v.member("ip")
+		switch {
+		case ip == nil:
+			return nil
+		case bytes.IndexByte(ip, ':') >= 0:
+			return []byte("6")
+		}
+		return []byte("4")
+	},
+
+	{"Locality", "administrative"}: func(v viewArgs) []byte { return descend(v.self, []string{"localityInfo", "administrative"}) },
+	{"Locality", "informative"}:    func(v viewArgs) []byte { return descend(v.self, []string{"localityInfo", "informative"}) },
+
+	{"ConfidenceLevel", "value"}: memberView("confidence"),
+	// Written here: what the level means, in the commercial service's own explanation of
+	// its levels (DB.Confidence in package ipgeo applies rules of the same meaning).
+	{"ConfidenceLevel", "description"}: func(v viewArgs) []byte {
+		switch string(v.member("confidence")) {
+		case `"low"`:
+			return []byte(`"Low: one or both processes (the network's service area, independent evidence of the country) produced no definite result, or their results conflict."`)
+		case `"moderate"`:
+			return []byte(`"Moderate: both processes agree, but one is less precise."`)
+		case `"high"`:
+			return []byte(`"High: both processes independently produce consistent, precise results."`)
+		}
+		return nil
+	},
+
+	// network (and ipData's network): the network with bgpPrefix an object.
+	{"BgpNetwork", "bgpPrefix"}: func(v viewArgs) []byte {
+		if v.member("bgpPrefix") == nil {
+			return nil
+		}
+		return v.self
+	},
+	{"BgpPrefix", "cidrString"}: memberView("bgpPrefix"),
+	{"BgpPrefix", "firstIp"}:    ipStringView("bgpPrefixNetworkAddress"),
+	{"BgpPrefix", "lastIp"}:     ipStringView("bgpPrefixLastAddress"),
+
+	// countryInfo { currency { isoName } }: ISO 4217's name is the name REST writes.
+	{"Currency", "isoName"}: memberView("name"),
+}
+
+// self is the view of a field that is the object itself, seen as another type.
+func self(v viewArgs) []byte { return v.self }
+
+// memberView is the view of a field that is the member name under another name.
+func memberView(name string) view { return func(v viewArgs) []byte { return v.member(name) } }
+
+// ipStringView is the view of an {ipString} object holding the string member name.
+func ipStringView(name string) view {
+	return func(v viewArgs) []byte {
+		s := v.member(name)
+		if s == nil {
+			return nil
+		}
+		return append(append([]byte(`{"ipString":`), s...), '}')
+	}
+}

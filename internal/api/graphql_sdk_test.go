@@ -12,9 +12,10 @@ import (
 // The queries of the commercial service's .NET SDK (its QueryBuilder, every builder of each
 // root selected), which must run against ipatlas unchanged.
 const (
-	sdkIPDataQuery      = `{ ipData(ip: %q, locale: %q, utcReference: 1781000000) { ipAddress { ipString addressFamily } latLng { latitude longitude plusCode } confidence { value } country { isoAlpha2 name callingCode isoAlpha3 isoName isoNameFull countryFlagEmoji currency { code } wbRegion { value } wbIncomeLevel { value } } locality { city localityName principalSubdivision postcode continentCode isoPrincipalSubdivisionCode administrative { name adminLevel isoCode } } timezone { ianaTimeId utcOffset isDaylightSavingTime localTime } hazardReport { securityThreat isKnownAsTorServer isKnownAsVpn isKnownAsProxy isSpamhausDrop hostingLikelihood isCellular userRisk { risk description } } network { registryStatus isBogon bgpPrefix { cidrString firstIp { ipString } lastIp { ipString } } } } }`
-	sdkNetworkQuery     = `{ network(ip: %q, locale: "en") { bgpPrefix { cidrString firstIp { ipString } lastIp { ipString } } registryStatus isBogon carriers { asn organisation registeredCountry } } }`
-	sdkCountryInfoQuery = `{ countryInfo(code: %q, locale: "en") { isoAlpha2 name isoName callingCode currency { code isoName } wbRegion { value } wbIncomeLevel { value } } }`
+	sdkIPDataQuery       = `{ ipData(ip: %q, locale: %q, utcReference: 1781000000) { ipAddress { ipString addressFamily } latLng { latitude longitude plusCode } confidence { value } country { isoAlpha2 name callingCode isoAlpha3 isoName isoNameFull countryFlagEmoji currency { code } wbRegion { value } wbIncomeLevel { value } } locality { city localityName principalSubdivision postcode continentCode isoPrincipalSubdivisionCode administrative { name adminLevel isoCode } } timezone { ianaTimeId utcOffset isDaylightSavingTime localTime } hazardReport { securityThreat isKnownAsTorServer isKnownAsVpn isKnownAsProxy isSpamhausDrop hostingLikelihood isCellular userRisk { risk description } } network { registryStatus isBogon bgpPrefix { cidrString firstIp { ipString } lastIp { ipString } } } } }`
+	sdkLocationDataQuery = `{ locationData(latitude: %v, longitude: %v, locale: %q, utcReference: 1781000000) { latLng { latitude longitude plusCode } country { isoAlpha2 name callingCode isoAlpha3 isoName isoNameFull countryFlagEmoji currency { code } wbRegion { value } wbIncomeLevel { value } } locality { city localityName principalSubdivision postcode continentCode isoPrincipalSubdivisionCode administrative { name adminLevel isoCode } } timezone { ianaTimeId utcOffset isDaylightSavingTime localTime } } }`
+	sdkNetworkQuery      = `{ network(ip: %q, locale: "en") { bgpPrefix { cidrString firstIp { ipString } lastIp { ipString } } registryStatus isBogon carriers { asn organisation registeredCountry } } }`
+	sdkCountryInfoQuery  = `{ countryInfo(code: %q, locale: "en") { isoAlpha2 name isoName callingCode currency { code isoName } wbRegion { value } wbIncomeLevel { value } } }`
 )
 
 // TestGraphQLSDKQueries runs the SDK's queries and checks every value against the REST
@@ -56,6 +57,22 @@ func TestGraphQLSDKQueries(t *testing.T) {
 			}
 		})
 	}
+	// locationData against reverse-geocode, country-info, and the time zone of an address
+	// geolocated in the same zone (the same object for the same instant and language).
+	for _, tc := range []struct {
+		lat, lon float64
+		lang, ip string
+	}{{51.5074, -0.1278, "en", "81.2.69.160"}, {52.52, 13.405, "de", "185.220.101.1"}} {
+		q := fmt.Sprintf(sdkLocationDataQuery, tc.lat, tc.lon, tc.lang)
+		got := gqlData(t, s, "reverse-geocoding", q, "locationData", "")
+		rg := restDo(t, s, fmt.Sprintf("/data/reverse-geocode?latitude=%v&longitude=%v&localityLanguage=%s", tc.lat, tc.lon, tc.lang), "").(map[string]any)
+		rg["country"] = restDo(t, s, fmt.Sprintf("/data/country-info?code=%s&localityLanguage=%s", rg["countryCode"], tc.lang), "")
+		geo := restDo(t, s, "/data/ip-geolocation-with-confidence?utcReference=1781000000&localityLanguage="+tc.lang+"&ip="+tc.ip, "").(map[string]any)
+		rg["timeZone"] = geo["location"].(map[string]any)["timeZone"]
+		if diff := cmp.Diff(projectREST(t, q, sdkLocationData(rg)), got); diff != "" {
+			t.Errorf("locationData(%v, %v) differs from REST (-REST +GraphQL):\n%s", tc.lat, tc.lon, diff)
+		}
+	}
 	for _, code := range []string{"DE", "JP", "AQ"} {
 		q := fmt.Sprintf(sdkCountryInfoQuery, code)
 		got := gqlData(t, s, "ip-geolocation", q, "countryInfo", "")
@@ -96,6 +113,19 @@ func sdkIPData(geo, hazard, userRisk map[string]any) map[string]any {
 		doc["latLng"], doc["locality"], doc["timezone"] = loc, locality, loc["timeZone"]
 	}
 	return doc
+}
+
+// sdkLocationData rearranges a decoded reverse-geocode answer, with country and timeZone
+// added, into locationData's shape.
+func sdkLocationData(rg map[string]any) map[string]any {
+	locality := map[string]any{}
+	for k, v := range rg {
+		locality[k] = v
+	}
+	locality["localityName"], locality["isoPrincipalSubdivisionCode"] = rg["locality"], rg["principalSubdivisionCode"]
+	info := rg["localityInfo"].(map[string]any)
+	locality["administrative"], locality["informative"] = info["administrative"], info["informative"]
+	return map[string]any{"latLng": rg, "country": rg["country"], "locality": locality, "timezone": rg["timeZone"]}
 }
 
 // sdkNetwork rearranges a decoded REST network object into the SDKs' network shape.

@@ -486,7 +486,7 @@ func TestGraphQLRootsReachREST(t *testing.T) {
 			if ok, _ := (graphqlAnswerer{s}).serve(path, httptest.NewRecorder(), httptest.NewRequest("GET", path, nil)); !ok {
 				t.Errorf("%s: no handler for %s", name, path)
 			}
-			if path == graphql.PathIPData { // served to GraphQL only
+			if path == graphql.PathIPData || path == graphql.PathLocationData { // served to GraphQL only
 				continue
 			}
 			if _, pattern := s.mux.Handler(httptest.NewRequest("GET", path, nil)); pattern != "GET "+path {
@@ -579,7 +579,7 @@ var neverInSamples = map[string]string{
 // rather than REST objects, checked by TestGraphQLSDKQueries and TestSDKTypesFollowREST.
 var sdkTypes = map[string]bool{
 	"IpData": true, "IpAddress": true, "LatLng": true, "ConfidenceLevel": true, "Locality": true,
-	"BgpNetwork": true, "BgpPrefix": true, "PrefixAddress": true,
+	"BgpNetwork": true, "BgpPrefix": true, "PrefixAddress": true, "LocationData": true,
 }
 
 // TestSDKTypesFollowREST: the SDK shapes that copy a REST type's fields keep up with it:
@@ -596,6 +596,7 @@ func TestSDKTypesFollowREST(t *testing.T) {
 	}{
 		{"network-engineering", "BgpNetwork", "Network", []string{"bgpPrefix"}},
 		{"ip-geolocation", "IpData", "IPGeolocation", []string{"confidence", "network"}},
+		{"reverse-geocoding", "LocationData", "ReverseGeocode", []string{"locality"}},
 	} {
 		schema := ps[tc.pkg].Schema()
 		sdk, rest := schema.Types[tc.sdk], schema.Types[tc.rest]

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/ipatlas/ipatlas/internal/country"
 	"github.com/ipatlas/ipatlas/internal/ipgeo"
@@ -50,7 +51,19 @@ func (s *Server) reverseGeocode(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return s.revgeoAnswer(w, r, lat, lon)
+	return s.revgeoAnswer(w, r, lat, lon, false)
+}
+
+// locationData answers graphql.PathLocationData, the answer behind the GraphQL root
+// locationData, which no REST endpoint serves: the reverse-geocode answer with the
+// country's object (country) and the time zone of the point (timeZone, at utcReference or
+// now) as two more members, which the commercial service's SDKs ask for there.
+func (s *Server) locationData(w http.ResponseWriter, r *http.Request) error {
+	lat, lon, err := coordParams(r)
+	if err != nil {
+		return err
+	}
+	return s.revgeoAnswer(w, r, lat, lon, true)
 }
 
 // reverseGeocodeClient is the keyless variant: coordinates are optional, and without them
@@ -124,8 +137,12 @@ func (s *Server) reverseGeocodeClient(w http.ResponseWriter, r *http.Request) er
 }
 
 // revgeoAnswer answers for a point from the revgeo engine.
-func (s *Server) revgeoAnswer(w http.ResponseWriter, r *http.Request, lat, lon float64) error {
-	v, err := s.viewWith(enginePlaces)
+func (s *Server) revgeoAnswer(w http.ResponseWriter, r *http.Request, lat, lon float64, sdk bool) error {
+	need := enginePlaces
+	if sdk {
+		need |= engineIPGeo // its time zone tables
+	}
+	v, err := s.viewWith(need)
 	if err != nil {
 		return err
 	}
@@ -183,6 +200,21 @@ func (s *Server) revgeoAnswer(w http.ResponseWriter, r *http.Request, lat, lon f
 			ra.name = body.locality
 		}
 		body.addArea(ra, false)
+	}
+	if sdk {
+		body.extra = func(out []byte) []byte {
+			if ci, ok := v.indexOf(p.Country.Code); ok {
+				out = v.appendCountry(placesAppendKey(out, false, "country"), ci, lang)
+			}
+			at, hasRef := geoUTCReference(r)
+			if !hasRef {
+				at = time.Now()
+			}
+			if tz, ok := snap.IPGeo.TimeZone(p.TimeZone, at, lang); ok {
+				out = geoAppendTimeZone(placesAppendKey(out, false, "timeZone"), tz, at, hasRef)
+			}
+			return out
+		}
 	}
 	body.write(w)
 	return nil
@@ -322,6 +354,7 @@ type revgeoBody struct {
 	postcode                                           string
 	areas                                              [8]revgeoArea
 	nAreas                                             int
+	extra                                              func([]byte) []byte // appends more members, if set
 }
 
 // addArea appends an area. An area without an order gets the next one: callers add areas
@@ -385,8 +418,11 @@ func (b *revgeoBody) write(w http.ResponseWriter) {
 			out = append(out, ']')
 		}
 	}
-	out = append(out, '}', '}')
-	writeJSONPooled(w, bp, out)
+	out = append(out, '}')
+	if b.extra != nil {
+		out = b.extra(out)
+	}
+	writeJSONPooled(w, bp, append(out, '}'))
 }
 
 // revgeoAppendArea renders one localityInfo entry; fields the data lacks are omitted, as

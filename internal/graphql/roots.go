@@ -6,7 +6,7 @@ import (
 )
 
 // Answerer answers a REST request in-process. path is a REST endpoint such as
-// /data/country-info, or PathIPData, and rawQuery its query parameters, encoded (no
+// /data/country-info, or PathIPData or PathLocationData, and rawQuery its query parameters, encoded (no
 // leading '?'). r is the GraphQL request: the answer uses
 // its context, headers and remote address, so an omitted ip means the caller (behind
 // trusted proxies, the address they forward). status is the REST status and body the REST
@@ -39,6 +39,11 @@ const (
 // securityThreat (the strongest evidence in words) and userRisk (the user-risk answer).
 const PathIPData = "/graphql/ip-data"
 
+// PathLocationData is the answer behind locationData, which no REST endpoint serves (an
+// Answerer answers it as one lookup): the reverse-geocode answer of pathReverse with two
+// more members, country (the country's object) and timeZone (the point's time zone).
+const PathLocationData = "/graphql/location-data"
+
 // root is one root field: the REST endpoint that answers it and, when the field is a part
 // of that answer, the members leading to it. Its arguments are the endpoint's query
 // parameters of the same names (see synonyms for the exceptions).
@@ -48,8 +53,8 @@ type root struct {
 }
 
 // rootTable maps each package's root fields to REST. Aliases are the root names the
-// commercial service's SDKs send; they answer as the field they stand for, ipData and
-// network in the SDKs' shapes (views.go).
+// commercial service's SDKs send; they answer as the field they stand for, ipData,
+// locationData and network in the SDKs' shapes (views.go).
 var rootTable = map[string]map[string]root{
 	IPGeolocation: {
 		"ipGeolocation": {path: pathGeolocation},
@@ -63,7 +68,7 @@ var rootTable = map[string]map[string]root{
 	},
 	ReverseGeocoding: {
 		"reverseGeocode": {path: pathReverse},
-		"locationData":   {path: pathReverse}, // alias
+		"locationData":   {path: PathLocationData}, // the SDKs' root and shape
 	},
 	PhoneEmail: {
 		"phoneNumber": {path: pathPhone},

@@ -44,6 +44,16 @@ var views = map[typeField]view{
 		return []byte("4")
 	},
 
+	// locationData: the reverse-geocode answer (with country and timeZone, see
+	// PathLocationData) in the SDKs' nesting.
+	{"LocationData", "latLng"}:   self,
+	{"LocationData", "locality"}: self,
+	{"LocationData", "timezone"}: memberView("timeZone"),
+
+	// Locality is a location object (ipData) or a reverse-geocode answer (locationData),
+	// whose members have other names.
+	{"Locality", "localityName"}:                firstMember("localityName", "locality"),
+	{"Locality", "isoPrincipalSubdivisionCode"}: firstMember("isoPrincipalSubdivisionCode", "principalSubdivisionCode"),
 	{"Locality", "administrative"}: func(v viewArgs) []byte { return descend(v.self, []string{"localityInfo", "administrative"}) },
 	{"Locality", "informative"}:    func(v viewArgs) []byte { return descend(v.self, []string{"localityInfo", "informative"}) },
 
@@ -82,6 +92,18 @@ func self(v viewArgs) []byte { return v.self }
 
 // memberView is the view of a field that is the member name under another name.
 func memberView(name string) view { return func(v viewArgs) []byte { return v.member(name) } }
+
+// firstMember is the view of a field that is the first of the named members present.
+func firstMember(names ...string) view {
+	return func(v viewArgs) []byte {
+		for _, n := range names {
+			if m := v.member(n); m != nil {
+				return m
+			}
+		}
+		return nil
+	}
+}
 
 // ipStringView is the view of an {ipString} object holding the string member name.
 func ipStringView(name string) view {

@@ -131,6 +131,27 @@ func roundTripCases() []rtCase {
 				t.Errorf("%+v", r)
 			}
 		}),
+		rt("time zone by id", "TimeZoneInfo", func(ctx context.Context, c *client.Client) (*client.TimeZone, error) {
+			return c.TimeZoneInfo(ctx, client.TimeZoneInfoRequest{TimeZoneID: "Australia/Sydney", UTCReference: time.Unix(1700000000, 0)})
+		}, func(t *testing.T, z *client.TimeZone) {
+			if z.IANATimeID != "Australia/Sydney" || z.UTCOffsetSeconds != 39600 || z.UTCTime != "2023-11-14T22:13:20.0000000Z" {
+				t.Errorf("%+v", z)
+			}
+		}),
+		rt("time zone by ip", "TimeZoneByIP", func(ctx context.Context, c *client.Client) (*client.TimeZone, error) {
+			return c.TimeZoneByIP(ctx, client.TimeZoneByIPRequest{IP: "81.2.69.160", LocalityLanguage: "de"})
+		}, func(t *testing.T, z *client.TimeZone) {
+			if z.IANATimeID != "Europe/London" || z.UTCTime != "" {
+				t.Errorf("%+v", z)
+			}
+		}),
+		rt("time zone by location", "TimeZoneByLocation", func(ctx context.Context, c *client.Client) (*client.TimeZone, error) {
+			return c.TimeZoneByLocation(ctx, client.TimeZoneByLocationRequest{Latitude: 35.68, Longitude: 139.77, LocalityLanguage: "ja"})
+		}, func(t *testing.T, z *client.TimeZone) {
+			if z.IANATimeID != "Asia/Tokyo" || z.UTCOffsetSeconds != 32400 {
+				t.Errorf("%+v", z)
+			}
+		}),
 		rt("hazards", "HazardReport", func(ctx context.Context, c *client.Client) (*client.HazardReport, error) {
 			return c.HazardReport(ctx, client.IPRequest{IP: "185.220.101.1"})
 		}, func(t *testing.T, h *client.HazardReport) {

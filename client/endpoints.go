@@ -84,12 +84,41 @@ type AmIRoamingRequest struct {
 	LocalityLanguage    string
 }
 
+// TimeZoneInfoRequest asks for a time zone by its IANA id.
+type TimeZoneInfoRequest struct {
+	TimeZoneID       string    // required: Australia/Sydney
+	UTCReference     time.Time // the instant; zero means now (and UTCTime is then empty)
+	LocalityLanguage string
+}
+
+// TimeZoneByIPRequest asks for the time zone of an address.
+type TimeZoneByIPRequest struct {
+	IP               string // empty: the caller's own address
+	UTCReference     time.Time
+	LocalityLanguage string // "default": the address's country's language
+}
+
+// TimeZoneByLocationRequest asks for the time zone at a coordinate.
+type TimeZoneByLocationRequest struct {
+	Latitude, Longitude float64
+	UTCReference        time.Time
+	LocalityLanguage    string
+}
+
 // query builds a query string, leaving out empty values.
 type query url.Values
 
 func (q query) str(name, v string) query {
 	if v != "" {
 		url.Values(q).Set(name, v)
+	}
+	return q
+}
+
+// instant sets utcReference unless t is zero.
+func (q query) instant(t time.Time) query {
+	if !t.IsZero() {
+		url.Values(q).Set("utcReference", strconv.FormatInt(t.Unix(), 10))
 	}
 	return q
 }
@@ -118,10 +147,7 @@ func call[T any](ctx context.Context, c *Client, path string, q url.Values, auth
 
 // IPGeolocationWithConfidence calls /data/ip-geolocation-with-confidence.
 func (c *Client) IPGeolocationWithConfidence(ctx context.Context, r GeolocationRequest) (*Geolocation, error) {
-	q := query{}.str("ip", r.IP).str("localityLanguage", r.LocalityLanguage)
-	if !r.UTCReference.IsZero() {
-		q.str("utcReference", strconv.FormatInt(r.UTCReference.Unix(), 10))
-	}
+	q := query{}.str("ip", r.IP).str("localityLanguage", r.LocalityLanguage).instant(r.UTCReference)
 	return call[Geolocation](ctx, c, "/data/ip-geolocation-with-confidence", url.Values(q), withKey)
 }
 
@@ -199,6 +225,24 @@ func (c *Client) ReverseGeocodeClient(ctx context.Context, r ReverseGeocodeClien
 func (c *Client) AmIRoaming(ctx context.Context, r AmIRoamingRequest) (*AmIRoaming, error) {
 	q := query{}.float("latitude", r.Latitude).float("longitude", r.Longitude).str("localityLanguage", r.LocalityLanguage)
 	return call[AmIRoaming](ctx, c, "/data/am-i-roaming", url.Values(q), keyless)
+}
+
+// TimeZoneInfo calls /data/timezone-info.
+func (c *Client) TimeZoneInfo(ctx context.Context, r TimeZoneInfoRequest) (*TimeZone, error) {
+	q := query{}.str("timeZoneId", r.TimeZoneID).str("localityLanguage", r.LocalityLanguage).instant(r.UTCReference)
+	return call[TimeZone](ctx, c, "/data/timezone-info", url.Values(q), withKey)
+}
+
+// TimeZoneByIP calls /data/timezone-by-ip.
+func (c *Client) TimeZoneByIP(ctx context.Context, r TimeZoneByIPRequest) (*TimeZone, error) {
+	q := query{}.str("ip", r.IP).str("localityLanguage", r.LocalityLanguage).instant(r.UTCReference)
+	return call[TimeZone](ctx, c, "/data/timezone-by-ip", url.Values(q), withKey)
+}
+
+// TimeZoneByLocation calls /data/timezone-by-location.
+func (c *Client) TimeZoneByLocation(ctx context.Context, r TimeZoneByLocationRequest) (*TimeZone, error) {
+	q := query{}.float("latitude", r.Latitude).float("longitude", r.Longitude).str("localityLanguage", r.LocalityLanguage).instant(r.UTCReference)
+	return call[TimeZone](ctx, c, "/data/timezone-by-location", url.Values(q), withKey)
 }
 
 // Sources calls the keyless /data/sources.

@@ -119,7 +119,7 @@ type TimeZone struct {
 	UTCOffset              string `json:"utcOffset"`
 	IsDaylightSavingTime   bool   `json:"isDaylightSavingTime"`
 	LocalTime              string `json:"localTime"`         // wall clock, as 2023-11-14T23:13:20.0000000
-	UTCTime                string `json:"utcTime,omitempty"` // only with GeolocationRequest.UTCReference
+	UTCTime                string `json:"utcTime,omitempty"` // only with the request's UTCReference
 }
 
 // LocalityInfo lists the areas a place belongs to, largest first.

@@ -33,6 +33,7 @@ var lookupKinds = map[string]lookupKind{
 	"hazards":   {"/data/hazard-report", []string{"ip"}},
 	"phone":     {"/data/phone-number-validate", []string{"number"}},
 	"reverse":   {"/data/reverse-geocode", []string{"latitude", "longitude"}},
+	"timezone":  {"/data/timezone-info", []string{"timeZoneId"}},
 }
 
 func lookupKindNames() string {

@@ -31,7 +31,7 @@ Usage:
   ipatlas keys password    --email E   set the dashboard password (read from stdin) so the account can log in
   ipatlas lookup KIND ARGS [--lang L] [name=value ...]   an API answer, offline, from the snapshot:
       country CODE | countries | ip ADDR | network ADDR | cidr PREFIX | asn ASN | risk ADDR
-      | hazards ADDR | phone NUMBER [countryCode=CC] | reverse LAT LON
+      | hazards ADDR | phone NUMBER [countryCode=CC] | reverse LAT LON | timezone IANA_ID
   ipatlas version
 
 Every flag can also be set in the environment as IPATLAS_<FLAG> (upper case, '-' as '_').

@@ -86,6 +86,7 @@ func (s *Server) routes() {
 	s.keyed("GET /data/country-info", quota.IPGeolocation, s.countryInfo)
 	s.keyed("GET /data/countries", quota.IPGeolocation, s.countries)
 	s.ipRoutes()
+	s.timeZoneRoutes()
 	s.placeRoutes()
 	s.graphqlRoutes()
 	if s.opt.LoadTestStatic {

@@ -150,6 +150,8 @@ func (a graphqlAnswerer) serve(path string, w http.ResponseWriter, r *http.Reque
 		return true, s.ipData(w, r)
 	case graphql.PathLocationData:
 		return true, s.locationData(w, r)
+	case "/data/timezone-info":
+		return true, s.timeZoneInfo(w, r)
 	case "/data/country-info":
 		return true, s.countryInfo(w, r)
 	case "/data/countries":

@@ -200,6 +200,9 @@ var graphqlVsREST = []struct {
 	{name: "asnInfoFull alias, numeric asn", pkg: "network-engineering",
 		query: `{ asnInfoFull(asn: 15169) { asn organisation totalTransitTo transitTo { asn } } }`,
 		rest:  "/data/asn-info-transit-to?asn=15169"},
+	{name: "timezoneInfo, the SDK's query", pkg: "ip-geolocation",
+		query: `{ timezoneInfo(timeZoneId: "Australia/Sydney", locale: "de", utcReference: 1781000000) { ianaTimeId displayName utcOffset utcOffsetSeconds isDaylightSavingTime localTime } }`,
+		rest:  "/data/timezone-info?timeZoneId=Australia/Sydney&localityLanguage=de&utcReference=1781000000"},
 	{name: "network alias", pkg: "network-engineering",
 		query: `{ network(ip: "1.1.1.1") { ip organisation bgpPrefixLastAddress carriers { asn name } } }`,
 		rest:  "/data/network-by-ip?ip=1.1.1.1"},
@@ -560,6 +563,7 @@ var schemaSamples = []struct {
 	{pkg: "free-api", root: "reverseGeocodeClient", rest: "/data/reverse-geocode-client?latitude=53.35&longitude=-6.26"},
 	{pkg: "free-api", root: "reverseGeocodeClient", rest: "/data/reverse-geocode-client", remote: "81.2.69.160:1"},
 	{pkg: "free-api", root: "reverseGeocodeClient", rest: "/data/reverse-geocode-client", remote: "10.0.0.1:1"},
+	{pkg: "ip-geolocation", root: "timezoneInfo", rest: "/data/timezone-info?timeZoneId=Australia/Sydney&utcReference=1781000000"},
 	{pkg: "free-api", root: "amIRoaming", rest: "/data/am-i-roaming?latitude=53.35&longitude=-6.26", remote: "81.2.69.160:1"},
 	{pkg: "free-api", root: "amIRoaming", rest: "/data/am-i-roaming?latitude=0&longitude=-30", remote: "10.0.0.1:1"},
 }

@@ -175,6 +175,16 @@ func TestOpenAPIAnswersReal(t *testing.T) {
 		{name: "geo German", method: "GET", target: "/data/ip-geolocation-with-confidence?ip=2.16.0.1&localityLanguage=de" + k, want: 200},
 		{name: "geo caller", method: "GET", target: "/data/ip-geolocation-with-confidence?localityLanguage=ja" + k, remote: "81.2.69.142", want: 200},
 		{name: "geo invalid", method: "GET", target: "/data/ip-geolocation-with-confidence?ip=999.1.1.1" + k, want: 405},
+		// time zones
+		{name: "timezone by id", method: "GET", target: "/data/timezone-info?timeZoneId=Australia/Sydney&utcReference=1700000000" + k, want: 200},
+		{name: "timezone by id unknown", method: "GET", target: "/data/timezone-info?timeZoneId=Mars/Olympus" + k, want: 404},
+		{name: "timezone by id missing", method: "GET", target: "/data/timezone-info?" + k[1:], want: 400},
+		{name: "timezone by ip", method: "GET", target: "/data/timezone-by-ip?ip=81.2.69.160&localityLanguage=de" + k, want: 200},
+		{name: "timezone by ip bogon", method: "GET", target: "/data/timezone-by-ip?ip=10.1.2.3" + k, want: 404},
+		{name: "timezone by ip invalid", method: "GET", target: "/data/timezone-by-ip?ip=999.1.1.1" + k, want: 405},
+		{name: "timezone by location", method: "GET", target: "/data/timezone-by-location?latitude=-33.87&longitude=151.21" + k, want: 200},
+		{name: "timezone by location at sea", method: "GET", target: "/data/timezone-by-location?latitude=0&longitude=-30" + k, want: 404},
+		{name: "timezone by location out of range", method: "GET", target: "/data/timezone-by-location?latitude=91&longitude=0" + k, want: 401},
 		// network by IP
 		{name: "network v4", method: "GET", target: "/data/network-by-ip?ip=8.8.8.8" + k, want: 200},
 		{name: "network bogon", method: "GET", target: "/data/network-by-ip?ip=10.0.0.1" + k, want: 200},

@@ -36,6 +36,7 @@ var restFiles = map[string]string{
 	pathReverse:       "reverse.json",
 	pathReverseClient: "reverse.json",
 	pathAmIRoaming:    "roaming.json",
+	pathTimeZoneInfo:  "timezone.json",
 }
 
 var restBodies = sync.OnceValues(func() (map[string][]byte, error) {

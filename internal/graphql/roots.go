@@ -31,6 +31,7 @@ const (
 	pathReverse       = "/data/reverse-geocode"
 	pathReverseClient = "/data/reverse-geocode-client"
 	pathAmIRoaming    = "/data/am-i-roaming"
+	pathTimeZoneInfo  = "/data/timezone-info"
 )
 
 // PathIPData is the answer behind ipData, which no REST endpoint serves (an Answerer answers
@@ -65,6 +66,7 @@ var rootTable = map[string]map[string]root{
 		"hazardReport":  {path: pathHazardReport},
 		"networkByIp":   {path: pathNetworkByIP},
 		"timeZone":      {path: pathGeolocation, sub: []string{"location", "timeZone"}},
+		"timezoneInfo":  {path: pathTimeZoneInfo}, // the SDKs' root
 	},
 	ReverseGeocoding: {
 		"reverseGeocode": {path: pathReverse},

@@ -54,8 +54,8 @@ var views = map[typeField]view{
 	// whose members have other names.
 	{"Locality", "localityName"}:                firstMember("localityName", "locality"),
 	{"Locality", "isoPrincipalSubdivisionCode"}: firstMember("isoPrincipalSubdivisionCode", "principalSubdivisionCode"),
-	{"Locality", "administrative"}: func(v viewArgs) []byte { return descend(v.self, []string{"localityInfo", "administrative"}) },
-	{"Locality", "informative"}:    func(v viewArgs) []byte { return descend(v.self, []string{"localityInfo", "informative"}) },
+	{"Locality", "administrative"}:              func(v viewArgs) []byte { return descend(v.self, []string{"localityInfo", "administrative"}) },
+	{"Locality", "informative"}:                 func(v viewArgs) []byte { return descend(v.self, []string{"localityInfo", "informative"}) },
 
 	{"ConfidenceLevel", "value"}: memberView("confidence"),
 	// Written here: what the level means, in the commercial service's own explanation of

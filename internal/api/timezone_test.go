@@ -1,0 +1,63 @@
+package api
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestTimeZoneEndpoints: each time zone endpoint answers the timeZone object that the
+// geolocation answer of an address in that zone holds, for the same instant and language;
+// what none of them knows is a 404, and bad input the usual 400, 401 or 405.
+func TestTimeZoneEndpoints(t *testing.T) {
+	s := ipRealServer(t)
+	const ref = "&utcReference=1781000000&key=good"
+	for _, tc := range []struct {
+		ip, lang string
+		lat, lon float64 // a point in the address's zone
+	}{
+		{"81.2.69.160", "en", 51.5074, -0.1278},       // Europe/London, summer time at the instant
+		{"185.220.101.1", "de", 52.52, 13.405},        // Europe/Berlin
+		{"2001:4860:4860::8888", "ja", 41.88, -87.63}, // America/Chicago
+	} {
+		geo := ipGetJSON(t, s, fmt.Sprintf("/data/ip-geolocation-with-confidence?ip=%s&localityLanguage=%s%s", tc.ip, tc.lang, ref), 200)
+		want := ipPath(geo, "location", "timeZone").(map[string]any)
+		for _, target := range []string{
+			fmt.Sprintf("/data/timezone-by-ip?ip=%s&localityLanguage=%s%s", tc.ip, tc.lang, ref),
+			fmt.Sprintf("/data/timezone-info?timeZoneId=%s&localityLanguage=%s%s", want["ianaTimeId"], tc.lang, ref),
+			fmt.Sprintf("/data/timezone-by-location?latitude=%v&longitude=%v&localityLanguage=%s%s", tc.lat, tc.lon, tc.lang, ref),
+		} {
+			if diff := cmp.Diff(want, ipGetJSON(t, s, target, 200)); diff != "" {
+				t.Errorf("%s differs from the geolocation's timeZone (-geolocation +endpoint):\n%s", target, diff)
+			}
+		}
+	}
+	// Without utcReference: now, and no utcTime.
+	if tz := ipGetJSON(t, s, "/data/timezone-info?timeZoneId=Asia/Kolkata&key=good", 200); tz["utcTime"] != nil || tz["utcOffset"] != "+05:30" {
+		t.Errorf("Asia/Kolkata now: %v", tz)
+	}
+	// localityLanguage=default follows the address's country, as the geolocation does.
+	geo := ipGetJSON(t, s, "/data/ip-geolocation-with-confidence?ip=185.220.101.1&localityLanguage=default"+ref, 200)
+	if diff := cmp.Diff(ipPath(geo, "location", "timeZone"), any(ipGetJSON(t, s, "/data/timezone-by-ip?ip=185.220.101.1&localityLanguage=default"+ref, 200))); diff != "" {
+		t.Errorf("default language (-geolocation +timezone-by-ip):\n%s", diff)
+	}
+	for _, tc := range []struct {
+		target string
+		code   int
+	}{
+		{"/data/timezone-info?timeZoneId=australia/sydney", 404},
+		{"/data/timezone-info?timeZoneId=Mars/Olympus_Mons", 404},
+		{"/data/timezone-info?timeZoneId=", 400},
+		{"/data/timezone-info?timeZoneId=" + strings.Repeat("A", 65), 400},
+		{"/data/timezone-by-ip?ip=10.1.2.3", 404},
+		{"/data/timezone-by-ip?ip=1.1.1.1", 404}, // registered country only
+		{"/data/timezone-by-ip?ip=999.1.1.1", 405},
+		{"/data/timezone-by-location?latitude=0&longitude=-30", 404},
+		{"/data/timezone-by-location?longitude=10", 400},
+		{"/data/timezone-by-location?latitude=91&longitude=0", 401},
+	} {
+		ipGetJSON(t, s, tc.target+"&key=good", tc.code)
+	}
+}

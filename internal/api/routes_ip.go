@@ -65,27 +65,11 @@ func geoUTCReference(r *http.Request) (time.Time, bool) {
 // its ISO fields, city/localityName, the coordinates and plusCode (together), timeZone.
 // fips and csdCode are never written: no loaded source has them.
 func (s *Server) geolocation(w http.ResponseWriter, r *http.Request) error {
-	v, err := s.viewWith(engineIPGeo | engineNet)
+	bp, b, _, _, err := s.geoRender(r, 0)
 	if err != nil {
 		return err
 	}
-	a, err := s.requestIP(r)
-	if err != nil {
-		return err
-	}
-	at, hasRef := geoUTCReference(r)
-	if !hasRef {
-		at = time.Now()
-	}
-	bp := bufPool.Get().(*[]byte)
-	b, ok := geoAppendBody((*bp)[:0], v, a, geoRequestedLang(r), v.resolvedLang(r), at, hasRef)
-	if !ok {
-		bufPool.Put(bp)
-		return notFound("No valid entry was found for the IP address %s.", a)
-	}
-	web.WriteJSONBytes(w, http.StatusOK, b)
-	*bp = b
-	bufPool.Put(bp)
+	writeJSONPooled(w, bp, b)
 	return nil
 }
 
@@ -95,27 +79,14 @@ func (s *Server) geolocation(w http.ResponseWriter, r *http.Request) error {
 // service's SDKs ask for both under ipData). Its statuses are the geolocation's; without
 // the risk data it is 503, as user-risk is.
 func (s *Server) ipData(w http.ResponseWriter, r *http.Request) error {
-	v, err := s.viewWith(engineIPGeo | engineNet | engineRisk)
-	if err != nil {
-		return err
-	}
-	a, err := s.requestIP(r)
+	bp, b, v, a, err := s.geoRender(r, engineRisk)
 	if err != nil {
 		return err
 	}
 	h, err := riskHazards(v.snap, a)
 	if err != nil {
-		return err
-	}
-	at, hasRef := geoUTCReference(r)
-	if !hasRef {
-		at = time.Now()
-	}
-	bp := bufPool.Get().(*[]byte)
-	b, ok := geoAppendBody((*bp)[:0], v, a, geoRequestedLang(r), v.resolvedLang(r), at, hasRef)
-	if !ok {
 		bufPool.Put(bp)
-		return notFound("No valid entry was found for the IP address %s.", a)
+		return err
 	}
 	b = append(b[:len(b)-1], `,"hazardReport":{`...) // the body's closing brace reopened
 	b = appendHazards(b, h)
@@ -123,6 +94,31 @@ func (s *Server) ipData(w http.ResponseWriter, r *http.Request) error {
 	b = appendUserRisk(placesAppendKey(b, false, "userRisk"), h)
 	writeJSONPooled(w, bp, append(b, '}', '}'))
 	return nil
+}
+
+// geoRender renders r's geolocation answer into a pooled buffer, which the caller writes
+// and returns (writeJSONPooled); extra names engines the caller needs besides the
+// geolocation's. It returns the view and the address answered for.
+func (s *Server) geoRender(r *http.Request, extra engines) (bp *[]byte, b []byte, v *countryView, a netip.Addr, err error) {
+	v, err = s.viewWith(engineIPGeo | engineNet | extra)
+	if err != nil {
+		return nil, nil, nil, a, err
+	}
+	a, err = s.requestIP(r)
+	if err != nil {
+		return nil, nil, nil, a, err
+	}
+	at, hasRef := geoUTCReference(r)
+	if !hasRef {
+		at = time.Now()
+	}
+	bp = bufPool.Get().(*[]byte)
+	b, ok := geoAppendBody((*bp)[:0], v, a, geoRequestedLang(r), v.resolvedLang(r), at, hasRef)
+	if !ok {
+		bufPool.Put(bp)
+		return nil, nil, nil, a, notFound("No valid entry was found for the IP address %s.", a)
+	}
+	return bp, b, v, a, nil
 }
 
 // geoPrefetch turns geoAppendBody's prefetching on; benchmarks turn it off to measure it.

@@ -125,6 +125,8 @@ func lookupExample(kind string) string {
 		return "'+61 2 9374 4000'"
 	case "reverse":
 		return "53.35 -6.26"
+	case "timezone":
+		return "Australia/Sydney"
 	}
 	return "8.8.8.8"
 }

@@ -198,6 +198,18 @@ func (v *countryView) localeOf(i int, lang string) string {
 	return lang
 }
 
+// placeLang is the language to name a place in, for lang as resolvedLang resolved it: under
+// "default" the language of the place's country i (when hasCountry), English without one.
+func (v *countryView) placeLang(i int, hasCountry bool, lang string) string {
+	switch {
+	case hasCountry:
+		return v.localeOf(i, lang)
+	case lang == "default":
+		return "en"
+	}
+	return lang
+}
+
 // appendName appends country i's name in lang (resolved, or "default") as a JSON string.
 func (v *countryView) appendName(dst []byte, i int, lang string) []byte {
 	return append(dst, v.quotedNames(v.localeOf(i, lang))[i]...)

@@ -3,10 +3,16 @@ package api
 import (
 	"encoding/json"
 	"fmt"
+	"log/slog"
+	"net/netip"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/ipatlas/ipatlas/internal/dataset"
+	"github.com/ipatlas/ipatlas/internal/dataset/datasettest"
+	"github.com/ipatlas/ipatlas/internal/ipgeo"
 )
 
 // The queries of the commercial service's .NET SDK (its QueryBuilder, every builder of each
@@ -50,10 +56,16 @@ func TestGraphQLSDKQueries(t *testing.T) {
 				t.Errorf("network differs from REST (-REST +GraphQL):\n%s", diff)
 			}
 
-			// The description says what the value means.
+			// The description is the level and the rule that set it.
 			conf := gqlData(t, s, "ip-geolocation", fmt.Sprintf(`{ ipData(ip: %q) { confidence { value description } } }`, tc.ip), "ipData", "").(map[string]any)["confidence"].(map[string]any)
-			if v, d := conf["value"].(string), conf["description"].(string); !strings.HasPrefix(strings.ToLower(d), v+": ") {
-				t.Errorf("confidence %q described as %q", v, d)
+			a := netip.MustParseAddr(tc.ip)
+			snap := datasettest.Real(t)
+			place, _ := snap.IPGeo.Lookup(a)
+			net, _ := snap.Net.Lookup(a)
+			c := snap.IPGeo.Confidence(place, ipgeo.Evidence{BGPPrefix: net.BGPPrefix, SecondOpinion: net.RegisteredCountry, Unreachable: !net.IsReachableGlobally})
+			wantDesc := strings.ToUpper(c.Level.String()[:1]) + c.Level.String()[1:] + ": " + c.Reason + "."
+			if conf["value"] != c.Level.String() || conf["description"] != wantDesc {
+				t.Errorf("confidence %v, want %q described as %q", conf, c.Level, wantDesc)
 			}
 		})
 	}
@@ -72,6 +84,11 @@ func TestGraphQLSDKQueries(t *testing.T) {
 		if diff := cmp.Diff(projectREST(t, q, sdkLocationData(rg)), got); diff != "" {
 			t.Errorf("locationData(%v, %v) differs from REST (-REST +GraphQL):\n%s", tc.lat, tc.lon, diff)
 		}
+	}
+	// phoneNumber, as the SDK's Verification API asks for it.
+	q := `{ phoneNumber(number: "+61412345678") { isValid e164Format internationalFormat nationalFormat lineType country { isoAlpha2 name callingCode } } }`
+	if diff := cmp.Diff(projectREST(t, q, restDo(t, s, "/data/phone-number-validate?number=%2B61412345678", "")), gqlData(t, s, "phone-email", q, "phoneNumber", "")); diff != "" {
+		t.Errorf("phoneNumber differs from REST (-REST +GraphQL):\n%s", diff)
 	}
 	for _, code := range []string{"DE", "JP", "AQ"} {
 		q := fmt.Sprintf(sdkCountryInfoQuery, code)
@@ -147,6 +164,9 @@ func sdkNetwork(n map[string]any) map[string]any {
 
 // sdkThreat is securityThreat from the REST hazard flags, in risk.Threat's order.
 func sdkThreat(h map[string]any) string {
+	if n, _ := h["blocklistCount"].(json.Number).Int64(); n >= 3 && h["isKnownAsTorExit"] != true && h["isKnownAsTorServer"] != true && h["isSpamhausDrop"] != true {
+		return "on public blocklists"
+	}
 	for _, c := range []struct{ flag, threat string }{
 		{"isKnownAsTorExit", "known as a Tor exit node"},
 		{"isKnownAsTorServer", "known as a Tor server"},
@@ -160,4 +180,24 @@ func sdkThreat(h map[string]any) string {
 		}
 	}
 	return "unknown"
+}
+
+// TestGraphQLSDKWithoutSections: without the risk data, ipData answers all but hazardReport
+// (null); without the geolocation data, locationData all but timezone. Neither fails.
+func TestGraphQLSDKWithoutSections(t *testing.T) {
+	serve := func(drop func(*dataset.Snapshot)) *Server {
+		snap := *datasettest.Real(t)
+		drop(&snap)
+		return New(Options{Log: slog.New(slog.DiscardHandler), Auth: fakeAuth{"good": {ID: 1}}, Meter: fakeMeter{}, Data: dataset.NewStatic(&snap)})
+	}
+	s := serve(func(s *dataset.Snapshot) { s.Risk = nil })
+	got := gqlData(t, s, "ip-geolocation", `{ ipData(ip: "8.8.8.8") { country { isoAlpha2 } hazardReport { isBogon } } }`, "ipData", "")
+	if diff := cmp.Diff(map[string]any{"country": map[string]any{"isoAlpha2": "US"}, "hazardReport": nil}, got); diff != "" {
+		t.Errorf("ipData without risk data (-want +got):\n%s", diff)
+	}
+	s = serve(func(s *dataset.Snapshot) { s.IPGeo = nil })
+	got = gqlData(t, s, "reverse-geocoding", `{ locationData(latitude: 51.5074, longitude: -0.1278) { country { isoAlpha2 } timezone { ianaTimeId } } }`, "locationData", "")
+	if diff := cmp.Diff(map[string]any{"country": map[string]any{"isoAlpha2": "GB"}, "timezone": nil}, got); diff != "" {
+		t.Errorf("locationData without geolocation data (-want +got):\n%s", diff)
+	}
 }

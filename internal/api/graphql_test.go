@@ -490,6 +490,11 @@ func TestGraphQLRootsReachREST(t *testing.T) {
 				t.Errorf("%s: no handler for %s", name, path)
 			}
 			if path == graphql.PathIPData || path == graphql.PathLocationData { // served to GraphQL only
+				for _, method := range []string{"GET", "POST"} {
+					if rec := do(t, s, method, path+"?ip=8.8.8.8&latitude=1&longitude=1&key=good", nil); rec.Code == 200 {
+						t.Errorf("%s %s is reachable over HTTP: %s", method, path, rec.Body)
+					}
+				}
 				continue
 			}
 			if _, pattern := s.mux.Handler(httptest.NewRequest("GET", path, nil)); pattern != "GET "+path {

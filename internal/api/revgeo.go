@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/ipatlas/ipatlas/internal/country"
 	"github.com/ipatlas/ipatlas/internal/ipgeo"
@@ -57,7 +56,8 @@ func (s *Server) reverseGeocode(w http.ResponseWriter, r *http.Request) error {
 // locationData answers graphql.PathLocationData, the answer behind the GraphQL root
 // locationData, which no REST endpoint serves: the reverse-geocode answer with the
 // country's object (country) and the time zone of the point (timeZone, at utcReference or
-// now) as two more members, which the commercial service's SDKs ask for there.
+// now; left out without the geolocation data, which holds the zone tables) as two more
+// members, which the commercial service's SDKs ask for there.
 func (s *Server) locationData(w http.ResponseWriter, r *http.Request) error {
 	lat, lon, err := coordParams(r)
 	if err != nil {
@@ -138,11 +138,7 @@ func (s *Server) reverseGeocodeClient(w http.ResponseWriter, r *http.Request) er
 
 // revgeoAnswer answers for a point from the revgeo engine.
 func (s *Server) revgeoAnswer(w http.ResponseWriter, r *http.Request, lat, lon float64, sdk bool) error {
-	need := enginePlaces
-	if sdk {
-		need |= engineIPGeo // its time zone tables
-	}
-	v, err := s.viewWith(need)
+	v, err := s.viewWith(enginePlaces)
 	if err != nil {
 		return err
 	}
@@ -206,9 +202,9 @@ func (s *Server) revgeoAnswer(w http.ResponseWriter, r *http.Request, lat, lon f
 			if ci, ok := v.indexOf(p.Country.Code); ok {
 				out = v.appendCountry(placesAppendKey(out, false, "country"), ci, lang)
 			}
-			at, hasRef := geoUTCReference(r)
-			if !hasRef {
-				at = time.Now()
+			at, hasRef := geoInstant(r)
+			if snap.IPGeo == nil { // its time zone tables; without them, no timeZone
+				return out
 			}
 			if tz, ok := snap.IPGeo.TimeZone(p.TimeZone, at, lang); ok {
 				out = geoAppendTimeZone(placesAppendKey(out, false, "timeZone"), tz, at, hasRef)

@@ -7,7 +7,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ipatlas/ipatlas/internal/dataset"
 	"github.com/ipatlas/ipatlas/internal/ipgeo"
+	"github.com/ipatlas/ipatlas/internal/netinfo"
 	"github.com/ipatlas/ipatlas/internal/quota"
 	"github.com/ipatlas/ipatlas/internal/risk"
 	"github.com/ipatlas/ipatlas/internal/web"
@@ -32,18 +34,19 @@ func geoRequestedLang(r *http.Request) string {
 	return lang
 }
 
-// geoUTCReference reads utcReference (Unix seconds). It reports false when absent, 0 (the
-// commercial service's documented default), malformed or outside years 1–9999; the answer
-// then uses the current time and omits utcTime, as the commercial service documents
-// ("when omitted or invalid, the current time is assumed"). It is never an error.
-func geoUTCReference(r *http.Request) (time.Time, bool) {
+// geoInstant is the instant of the time zone fields: utcReference (Unix seconds), with
+// hasRef true, or now. Now is taken when utcReference is absent, 0 (the commercial
+// service's documented default), malformed or outside years 1–9999, and the answer then
+// omits utcTime, as the commercial service documents ("when omitted or invalid, the
+// current time is assumed"). It is never an error.
+func geoInstant(r *http.Request) (at time.Time, hasRef bool) {
 	v, ok := paramOK(r, "utcReference")
 	if !ok {
-		return time.Time{}, false
+		return time.Now(), false
 	}
 	n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
 	if err != nil || n == 0 || n < -62135596800 || n > 253402300799 {
-		return time.Time{}, false
+		return time.Now(), false
 	}
 	return time.Unix(n, 0).UTC(), true
 }
@@ -74,25 +77,28 @@ func (s *Server) geolocation(w http.ResponseWriter, r *http.Request) error {
 }
 
 // ipData answers graphql.PathIPData, the answer behind the GraphQL root ipData, which no
-// REST endpoint serves: the geolocation answer with the address's hazard report as one more
-// member, itself with securityThreat and the user-risk answer added (the commercial
-// service's SDKs ask for both under ipData). Its statuses are the geolocation's; without
-// the risk data it is 503, as user-risk is.
+// REST endpoint serves: the geolocation answer with two more members, confidenceReason
+// (which rule set the confidence) and the address's hazard report, itself with
+// securityThreat and the user-risk answer added (the commercial service's SDKs ask for
+// these under ipData). Its statuses are the geolocation's; a snapshot without the risk
+// data leaves the hazard report out, so that the rest still answers.
 func (s *Server) ipData(w http.ResponseWriter, r *http.Request) error {
-	bp, b, v, a, err := s.geoRender(r, engineRisk)
+	bp, b, v, a, err := s.geoRender(r, 0)
 	if err != nil {
 		return err
 	}
-	h, err := riskHazards(v.snap, a)
-	if err != nil {
-		bufPool.Put(bp)
-		return err
+	// Which rule set the level, for the SDKs' confidence description; rated again, as the
+	// render keeps nothing of what it read.
+	place, _ := v.snap.IPGeo.Lookup(a)
+	net, _ := v.snap.Net.Lookup(a)
+	b = placesAppendField(b[:len(b)-1], false, "confidenceReason", geoConfidence(v.snap, place, net).Reason) // the body's closing brace reopened
+	if h, err := riskHazards(v.snap, a); err == nil {
+		b = append(b, `,"hazardReport":{`...)
+		b = appendHazards(b, h)
+		b = placesAppendField(b, false, "securityThreat", risk.Threat(h))
+		b = append(appendUserRisk(placesAppendKey(b, false, "userRisk"), h), '}')
 	}
-	b = append(b[:len(b)-1], `,"hazardReport":{`...) // the body's closing brace reopened
-	b = appendHazards(b, h)
-	b = placesAppendField(b, false, "securityThreat", risk.Threat(h))
-	b = appendUserRisk(placesAppendKey(b, false, "userRisk"), h)
-	writeJSONPooled(w, bp, append(b, '}', '}'))
+	writeJSONPooled(w, bp, append(b, '}'))
 	return nil
 }
 
@@ -108,10 +114,7 @@ func (s *Server) geoRender(r *http.Request, extra engines) (bp *[]byte, b []byte
 	if err != nil {
 		return nil, nil, nil, a, err
 	}
-	at, hasRef := geoUTCReference(r)
-	if !hasRef {
-		at = time.Now()
-	}
+	at, hasRef := geoInstant(r)
 	bp = bufPool.Get().(*[]byte)
 	b, ok := geoAppendBody((*bp)[:0], v, a, geoRequestedLang(r), v.resolvedLang(r), at, hasRef)
 	if !ok {
@@ -149,12 +152,7 @@ func geoAppendBody(b []byte, v *countryView, a netip.Addr, requested, lang strin
 		ci, hasCountry = v.indexOf(place.Country.Code)
 	}
 	// Names of places follow the country's language under "default".
-	nameLang := lang
-	if hasCountry {
-		nameLang = v.localeOf(ci, lang)
-	} else if lang == "default" {
-		nameLang = "en"
-	}
+	nameLang := v.placeLang(ci, hasCountry, lang)
 	if geoPrefetch && hasPlace {
 		place.Prefetch(nameLang)
 	}
@@ -162,11 +160,7 @@ func geoAppendBody(b []byte, v *countryView, a netip.Addr, requested, lang strin
 	if !hasPlace && !hasNet {
 		return b, false
 	}
-	conf := snap.IPGeo.Confidence(place, ipgeo.Evidence{
-		BGPPrefix:     net.BGPPrefix,
-		SecondOpinion: net.RegisteredCountry,
-		Unreachable:   !net.IsReachableGlobally,
-	})
+	conf := geoConfidence(snap, place, net)
 	if geoPrefetch {
 		conf.Area.Prefetch()
 	}
@@ -202,6 +196,16 @@ func geoAppendBody(b []byte, v *countryView, a netip.Addr, requested, lang strin
 	b = ipKey(b, `,"confidenceArea":`)
 	b = conf.Area.AppendJSON(b)
 	return append(b, '}'), true
+}
+
+// geoConfidence rates the geolocation place of an address with the network data's evidence
+// of the same address, net.
+func geoConfidence(snap *dataset.Snapshot, place ipgeo.Place, net netinfo.Network) ipgeo.Confidence {
+	return snap.IPGeo.Confidence(place, ipgeo.Evidence{
+		BGPPrefix:     net.BGPPrefix,
+		SecondOpinion: net.RegisteredCountry,
+		Unreachable:   !net.IsReachableGlobally,
+	})
 }
 
 // geoArea is one localityInfo entry, its name already localised.

@@ -3,7 +3,6 @@ package api
 import (
 	"net/http"
 	"strings"
-	"time"
 
 	"github.com/ipatlas/ipatlas/internal/ipgeo"
 	"github.com/ipatlas/ipatlas/internal/quota"
@@ -24,12 +23,16 @@ func (s *Server) timeZoneRoutes() {
 const maxTimeZoneID = 64
 
 // timeZoneInfo answers /data/timezone-info?timeZoneId=Australia/Sydney. Names follow
-// localityLanguage; "default" is English (an id has no country). An id the data does not
-// know is a 404; ids are case-sensitive, as IANA's are.
+// localityLanguage; "default" is English (an id has no country). Any id of the IANA
+// database is answered, those CLDR does not name (Etc/GMT+2, US/Eastern) with names made
+// of their offset; others are a 404. Ids are case-sensitive, as IANA's are.
 func (s *Server) timeZoneInfo(w http.ResponseWriter, r *http.Request) error {
 	id := strings.TrimSpace(param(r, "timeZoneId"))
-	if id == "" || len(id) > maxTimeZoneID {
-		return badRequest("The timeZoneId parameter is required: an IANA time zone id such as Australia/Sydney, at most %d characters.", maxTimeZoneID)
+	switch {
+	case id == "":
+		return badRequest("The timeZoneId parameter is required: an IANA time zone id such as Australia/Sydney.")
+	case len(id) > maxTimeZoneID:
+		return badRequest("The timeZoneId parameter is too long: IANA time zone ids have at most %d characters.", maxTimeZoneID)
 	}
 	v, err := s.viewWith(engineIPGeo)
 	if err != nil {
@@ -55,17 +58,14 @@ func (s *Server) timeZoneByIP(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	p, _ := v.snap.IPGeo.Lookup(a)
-	lang := v.resolvedLang(r)
-	if ci, ok := v.indexOf(p.Country.Code); ok && p.Country.Code != "" {
-		lang = v.localeOf(ci, lang) // as geoAppendBody names the place
-	} else if strings.EqualFold(lang, "default") {
-		lang = "en"
-	}
+	ci, hasCountry := v.indexOf(p.Country.Code)
+	lang := v.placeLang(ci, hasCountry, v.resolvedLang(r)) // as geoAppendBody names the place
 	return writeTimeZone(w, r, v.snap.IPGeo, p.TimeZone, lang, "No time zone is known for the IP address %s.", a)
 }
 
 // timeZoneByLocation answers /data/timezone-by-location: the time zone of the point, as
-// reverse geocoding finds it; 404 at sea, where the data has no zone.
+// reverse geocoding finds it (at sea, the nautical Etc/GMT±N zone); 404 where the data has
+// no zone.
 func (s *Server) timeZoneByLocation(w http.ResponseWriter, r *http.Request) error {
 	lat, lon, err := coordParams(r)
 	if err != nil {
@@ -84,10 +84,7 @@ func (s *Server) timeZoneByLocation(w http.ResponseWriter, r *http.Request) erro
 // writeTimeZone writes the timeZone object of zone id at utcReference (or now) in lang, or
 // returns a 404 with the message when the data has no such zone.
 func writeTimeZone(w http.ResponseWriter, r *http.Request, db *ipgeo.DB, id, lang, missing string, args ...any) error {
-	at, hasRef := geoUTCReference(r)
-	if !hasRef {
-		at = time.Now()
-	}
+	at, hasRef := geoInstant(r)
 	tz, ok := db.TimeZone(id, at, lang)
 	if id == "" || !ok {
 		return notFound(missing, args...)

@@ -3,12 +3,15 @@
 // and an executor that answers a query by projecting the JSON answers of the REST
 // endpoints behind its root fields onto the query's selection set.
 //
-// There are no resolvers with logic of their own: each root field is one REST call, named in
-// a table (roots.go) with the REST path; the field's arguments become that endpoint's query
-// parameters under the same names. The commercial service's SDK shapes (ipData, network)
-// are views over the same answers (views.go), which move and rename members. The REST layer renders every answer as JSON once, so the
-// GraphQL answer has the same values by construction, and only the selected subtrees of
-// that JSON are read. The package owns parsing and validation (github.com/vektah/gqlparser),
+// There are no resolvers with logic of their own: each root field is one call of the
+// Answerer, named in a table (roots.go) with the REST path; the field's arguments become
+// that endpoint's query parameters under the same names. The commercial service's SDK
+// shapes (ipData, locationData, network) are views over the answers (views.go), which move
+// and rename members; two of them come from answers no REST endpoint serves (PathIPData,
+// PathLocationData), and two of their fields (addressFamily, confidence's description) are
+// written by the view from members of the answer. The REST layer renders every answer as
+// JSON once, so the GraphQL answer has the REST answer's values, and only the selected
+// subtrees of that JSON are read. The package owns parsing and validation (github.com/vektah/gqlparser),
 // the schemas and their SDL, introspection, variables, limits and the response format; the
 // caller owns HTTP routing, keys, quotas and the REST handlers, reached through Answerer.
 //

@@ -51,7 +51,7 @@ var restBodies = sync.OnceValues(func() (map[string][]byte, error) {
 	// PathIPData's answer, composed as package api composes it (the files are of different
 	// addresses: only the shape matters here).
 	geo, hz := out[pathGeolocation], out[pathHazardReport]
-	out[PathIPData] = fmt.Appendf(nil, `%s,"hazardReport":%s,"securityThreat":"known as a Tor exit node","userRisk":%s}}`,
+	out[PathIPData] = fmt.Appendf(nil, `%s,"confidenceReason":"the network serves several countries","hazardReport":%s,"securityThreat":"known as a Tor exit node","userRisk":%s}}`,
 		geo[:len(geo)-1], hz[:len(hz)-1], out[pathUserRisk])
 	return out, nil
 })

@@ -35,9 +35,11 @@ const (
 )
 
 // PathIPData is the answer behind ipData, which no REST endpoint serves (an Answerer answers
-// it all the same, as one lookup): the geolocation answer of pathGeolocation with one more
-// member, hazardReport, the hazard-report answer of the same address with two more:
-// securityThreat (the strongest evidence in words) and userRisk (the user-risk answer).
+// it all the same, as one lookup): the geolocation answer of pathGeolocation with two more
+// members: confidenceReason (which rule set the confidence, a sentence in English without
+// its full stop) and hazardReport, the hazard-report answer of the same address with two
+// more: securityThreat (the strongest evidence in words) and userRisk (the user-risk
+// answer).
 const PathIPData = "/graphql/ip-data"
 
 // PathLocationData is the answer behind locationData, which no REST endpoint serves (an

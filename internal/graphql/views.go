@@ -58,18 +58,16 @@ var views = map[typeField]view{
 	{"Locality", "informative"}:                 func(v viewArgs) []byte { return descend(v.self, []string{"localityInfo", "informative"}) },
 
 	{"ConfidenceLevel", "value"}: memberView("confidence"),
-	// Written here: what the level means, in the commercial service's own explanation of
-	// its levels (DB.Confidence in package ipgeo applies rules of the same meaning).
+	// Written here: the level and the rule that set it (PathIPData's confidenceReason), as
+	// "Moderate: the network serves several countries."
 	{"ConfidenceLevel", "description"}: func(v viewArgs) []byte {
-		switch string(v.member("confidence")) {
-		case `"low"`:
-			return []byte(`"Low: one or both processes (the network's service area, independent evidence of the country) produced no definite result, or their results conflict."`)
-		case `"moderate"`:
-			return []byte(`"Moderate: both processes agree, but one is less precise."`)
-		case `"high"`:
-			return []byte(`"High: both processes independently produce consistent, precise results."`)
+		level, reason := v.member("confidence"), v.member("confidenceReason")
+		if len(level) < 3 || len(reason) < 3 || level[0] != '"' || reason[0] != '"' {
+			return nil
 		}
-		return nil
+		out := append([]byte{'"'}, bytes.ToUpper(level[1:2])...)
+		out = append(append(out, level[2:len(level)-1]...), ": "...)
+		return append(append(out, reason[1:len(reason)-1]...), '.', '"')
 	},
 
 	// network (and ipData's network): the network with bgpPrefix an object.

@@ -331,14 +331,21 @@ func decodeAreas(b []byte, records int) (*areas, error) {
 // of at least three distinct points each.
 func closedPolygons(v []int32) bool {
 	for i := 0; i < len(v); {
-		j := i + 2
-		for j < len(v) && (v[j] != v[i] || v[j+1] != v[i+1]) {
-			j += 2
-		}
+		j := closingPoint(v, i)
 		if j == len(v) || j-i < 6 {
 			return false
 		}
 		i = j + 2
 	}
 	return len(v) > 0
+}
+
+// closingPoint returns the index in v of the point that closes the polygon starting at
+// v[start] (the first point repeated), or len(v) when none does.
+func closingPoint(v []int32, start int) int {
+	j := start + 2
+	for j+1 < len(v) && (v[j] != v[start] || v[j+1] != v[start+1]) {
+		j += 2
+	}
+	return min(j, len(v))
 }

@@ -212,25 +212,27 @@ func (a Polygons) Points() []Point {
 
 // Contains reports whether the point at lat, lon (degrees) lies inside one of the area's
 // polygons; a point on an edge may count either way. Each polygon is taken in a plane of
-// latitude and longitude, the longitudes relative to the point's, so that a polygon across
-// the antimeridian is one piece; the areas are hulls a few hundred kilometres across at
-// most, which that plane bends little.
+// latitude and longitude, its longitudes (and the point's) relative to its first point's,
+// so that a polygon across the antimeridian is one piece; the areas are hulls a few
+// hundred kilometres across at most, which that plane bends little. The DB's areas are
+// closed (checked on load), as the API's are.
 func (a Polygons) Contains(lat, lon float64) bool {
-	y, x := lat*1e5, lon*1e5
+	y := lat * 1e5
 	for start := 0; start+1 < len(a.v); {
-		end := start + 2 // the closing point: the first one repeated
-		for end+1 < len(a.v) && (a.v[end] != a.v[start] || a.v[end+1] != a.v[start+1]) {
-			end += 2
+		end := closingPoint(a.v, start)
+		if end == len(a.v) {
+			return false
 		}
-		end = min(end, len(a.v)-2) // an unclosed last polygon: its last point
+		ref := float64(a.v[start+1])
+		x := relLon(lon*1e5, ref)
 		in := false
 		for i := start; i < end; i += 2 {
 			yi, yj := float64(a.v[i]), float64(a.v[i+2])
 			if (yi > y) == (yj > y) {
 				continue
 			}
-			xi, xj := relLon(float64(a.v[i+1]), x), relLon(float64(a.v[i+3]), x)
-			if 0 < xi+(xj-xi)*(y-yi)/(yj-yi) {
+			xi, xj := relLon(float64(a.v[i+1]), ref), relLon(float64(a.v[i+3]), ref)
+			if x < xi+(xj-xi)*(y-yi)/(yj-yi) {
 				in = !in
 			}
 		}

@@ -390,6 +390,44 @@ func TestPolygonsContains(t *testing.T) {
 	}
 }
 
+// TestPolygonsContainsCases: hand-built areas, with a second polygon (the splitting), one
+// across the antimeridian, and points half a world away from them.
+func TestPolygonsContainsCases(t *testing.T) {
+	e5 := func(pts ...float64) []int32 {
+		v := make([]int32, len(pts))
+		for i, p := range pts {
+			v[i] = int32(math.Round(p * 1e5))
+		}
+		return v
+	}
+	twoSquares := Polygons{append(e5(0, 0, 0, 1, 1, 1, 1, 0, 0, 0), e5(10, 10, 10, 11, 11, 11, 11, 10, 10, 10)...)}
+	seam := Polygons{e5(0, 179.5, 0, -179.5, 1, -179.5, 1, 179.5, 0, 179.5)}
+	for _, tc := range []struct {
+		name     string
+		a        Polygons
+		lat, lon float64
+		want     bool
+	}{
+		{"first square", twoSquares, 0.5, 0.5, true},
+		{"second square", twoSquares, 10.5, 10.5, true},
+		{"between them", twoSquares, 5, 5, false},
+		{"beside the first", twoSquares, 0.5, 1.5, false},
+		{"half a world away", twoSquares, 0.5, 180, false},
+		{"half a world away, west", twoSquares, 0.5, -179.5, false},
+		{"seam, east side", seam, 0.5, 179.9, true},
+		{"seam, west side", seam, 0.5, -179.9, true},
+		{"seam, beyond it", seam, 0.5, 179, false},
+		{"seam, half a world away", seam, 0.5, 0, false},
+		{"seam, above", seam, 1.5, 180, false},
+		{"empty", Polygons{}, 0, 0, false},
+		{"unclosed", Polygons{e5(0, 0, 0, 1, 1, 1, 1, 0)}, 0.5, 0.5, false},
+	} {
+		if got := tc.a.Contains(tc.lat, tc.lon); got != tc.want {
+			t.Errorf("%s: Contains(%v, %v) = %v, want %v", tc.name, tc.lat, tc.lon, got, tc.want)
+		}
+	}
+}
+
 // insideConvex reports whether lat, lon lies strictly inside one of the convex polygons of
 // area, by the side of every edge, longitudes taken relative to the point's.
 func insideConvex(area []Point, lat, lon float64) bool {
@@ -482,6 +520,11 @@ func TestTimeZone(t *testing.T) {
 			EffectiveFull: "Fiji Standard Time", EffectiveShort: "GMT+12", UTCOffsetSeconds: 43200, UTCOffset: "+12"}},
 		{"Asia/Kolkata", "en", TZ{IANA: "Asia/Kolkata", DisplayName: "(UTC+05:30) Asia/Kolkata",
 			EffectiveFull: "GMT+05:30", EffectiveShort: "IST", UTCOffsetSeconds: 19800, UTCOffset: "+05:30"}},
+		// Zones the data does not have, from Go's time zone database: named by their offset.
+		{"Etc/GMT+2", "de", TZ{IANA: "Etc/GMT+2", DisplayName: "(UTC-02:00) Etc/GMT+2",
+			EffectiveFull: "GMT-02:00", EffectiveShort: "GMT-2", UTCOffsetSeconds: -7200, UTCOffset: "-02"}},
+		{"US/Eastern", "en", TZ{IANA: "US/Eastern", DisplayName: "(UTC-05:00) US/Eastern",
+			EffectiveFull: "GMT-05:00", EffectiveShort: "EST", UTCOffsetSeconds: -18000, UTCOffset: "-05"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.zone+"/"+tc.lang, func(t *testing.T) {
@@ -494,6 +537,11 @@ func TestTimeZone(t *testing.T) {
 				t.Errorf("(-want +got):\n%s", diff)
 			}
 		})
+	}
+	for _, id := range []string{"", "Local", "Mars/Olympus_Mons", "../etc/passwd", `Europe\Berlin`} {
+		if tz, ok := db.TimeZone(id, jan, "en"); ok {
+			t.Errorf("TimeZone(%q) = %+v, want none", id, tz)
+		}
 	}
 	tz, _ := db.TimeZone("Australia/Sydney", time.Date(2019, 4, 6, 9, 9, 36, 187795900, time.UTC), "en")
 	if got := string(tz.AppendLocalTime(nil)); got != "2019-04-06T20:09:36.1877959" {

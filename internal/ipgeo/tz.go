@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	_ "time/tzdata" // time zone rules for machines without a zoneinfo database
 )
@@ -92,6 +93,9 @@ type zoneTables struct {
 	zones     []zone
 	zoneIdx   map[string]int
 	offsets   *offsetTable
+	// others holds the zones that Go's time zone database knows and the data does not
+	// (id → *zone), made on first use: see zoneOf.
+	others *sync.Map
 }
 
 type zone struct {
@@ -103,7 +107,7 @@ type zone struct {
 }
 
 func decodeZones(t *tables, st *strTable) (zoneTables, error) {
-	zt := zoneTables{offsets: newOffsetTable()}
+	zt := zoneTables{offsets: newOffsetTable(), others: new(sync.Map)}
 	var err error
 	str := func(b []byte, i int) string {
 		if err != nil {
@@ -278,16 +282,16 @@ func (zt *zoneTables) localeIndex(lang string) int {
 }
 
 // TimeZone returns the time zone ianaID at the instant at, with names in lang (a CLDR locale
-// or ISO 639-1 code; falls back to English). It reports false for an id the data or Go's
-// time zone database does not know. It does not allocate, except for the offset strings of
-// historic offsets that are not whole quarter hours (local mean time before 1900).
+// or ISO 639-1 code; falls back to English). It reports false for an id neither the data
+// nor Go's time zone database knows (see zoneOf). It does not allocate, except for the
+// offset strings of historic offsets that are not whole quarter hours (local mean time
+// before 1900) and the first use of a zone the data does not have.
 func (db *DB) TimeZone(ianaID string, at time.Time, lang string) (TZ, bool) {
 	zt := &db.zones
-	i, ok := zt.zoneIdx[ianaID]
-	if !ok || zt.zones[i].loc == nil {
+	z, ok := zt.zoneOf(ianaID)
+	if !ok {
 		return TZ{}, false
 	}
-	z := &zt.zones[i]
 	lt := at.In(z.loc)
 	abbr, off := lt.Zone()
 	dst := lt.IsDST()
@@ -339,6 +343,32 @@ func (db *DB) TimeZone(ianaID string, at time.Time, lang string) (TZ, bool) {
 		}
 	}
 	return tz, true
+}
+
+// zoneOf returns the zone ianaID. The data's zones are CLDR's; other ids that Go's time
+// zone database knows are made on first use and kept: the Etc/GMT±N zones of the open sea,
+// which reverse geocoding finds there, Etc/UTC, and the old links (US/Eastern). They have no
+// localised names and are named by their offset, as the data's zones are without names.
+// The database's ids are a fixed few hundred, so what is kept is bounded.
+func (zt *zoneTables) zoneOf(id string) (*zone, bool) {
+	if i, ok := zt.zoneIdx[id]; ok {
+		z := &zt.zones[i]
+		return z, z.loc != nil
+	}
+	if z, ok := zt.others.Load(id); ok {
+		return z.(*zone), true
+	}
+	// time.LoadLocation reads "" and "Local" as names of its own, not of the database.
+	if id == "" || id == "Local" || strings.ContainsAny(id, `\`) {
+		return nil, false
+	}
+	loc, err := time.LoadLocation(id)
+	if err != nil {
+		return nil, false
+	}
+	z := &zone{id: id, loc: loc, display: "(UTC" + formatOffset(standardOffset(time.Now(), loc), styleClock) + ") " + id}
+	kept, _ := zt.others.LoadOrStore(id, z)
+	return kept.(*zone), true
 }
 
 // Zones returns the number of time zones the DB knows.

@@ -16,9 +16,12 @@ func Endpoints() []Endpoint {
 		{"/data/network-by-ip", "ip-geolocation", "ip=8.8.8.8"},
 		{"/data/user-risk", "ip-geolocation", "ip=8.8.8.8"},
 		{"/data/hazard-report", "ip-geolocation", "ip=8.8.8.8"},
+		{"/data/timezone-info", "ip-geolocation", "timeZoneId=Australia/Sydney"},
+		{"/data/timezone-by-ip", "ip-geolocation", "ip=8.8.8.8"},
 		{"/data/network-by-cidr", "network-engineering", "cidr=8.8.8.0/24"},
 		{"/data/asn-info-transit-to", "network-engineering", "asn=AS15169"},
 		{"/data/phone-number-validate", "phone-email", "number=%2B353123456789"},
 		{"/data/reverse-geocode", "reverse-geocoding", "latitude=53.35&longitude=-6.26&localityLanguage=en"},
+		{"/data/timezone-by-location", "reverse-geocoding", "latitude=53.35&longitude=-6.26"},
 	}
 }

@@ -131,6 +131,48 @@ func roundTripCases() []rtCase {
 				t.Errorf("%+v", r)
 			}
 		}),
+		rt("geolocation without confidence", "IPGeolocation", func(ctx context.Context, c *client.Client) (*client.IPGeolocation, error) {
+			return c.IPGeolocation(ctx, client.GeolocationRequest{IP: "8.8.8.8", LocalityLanguage: "ja"})
+		}, func(t *testing.T, g *client.IPGeolocation) {
+			if g.Country == nil || g.Country.ISOAlpha2 != "US" || g.Network.BGPPrefix != "8.8.8.0/24" {
+				t.Errorf("%+v", g)
+			}
+		}),
+		rt("geolocation full", "IPGeolocationFull", func(ctx context.Context, c *client.Client) (*client.GeolocationFull, error) {
+			return c.IPGeolocationFull(ctx, client.GeolocationRequest{IP: "185.220.101.1", UTCReference: time.Unix(1700000000, 0)})
+		}, func(t *testing.T, g *client.GeolocationFull) {
+			if g.SecurityThreat != "known as a Tor exit node" || !g.HazardReport.IsKnownAsTorServer || g.Confidence == "" || g.Country == nil {
+				t.Errorf("%+v", g)
+			}
+		}),
+		rt("country by ip", "CountryByIP", func(ctx context.Context, c *client.Client) (*client.CountryByIP, error) {
+			return c.CountryByIP(ctx, client.NetworkByIPRequest{IP: "81.2.69.160", LocalityLanguage: "de"})
+		}, func(t *testing.T, g *client.CountryByIP) {
+			if g.Country == nil || g.Country.Name != "Vereinigtes Königreich" || !g.IsReachableGlobally {
+				t.Errorf("%+v", g)
+			}
+		}),
+		rt("country by ip bogon", "CountryByIP", func(ctx context.Context, c *client.Client) (*client.CountryByIP, error) {
+			return c.CountryByIP(ctx, client.NetworkByIPRequest{IP: "10.1.2.3"})
+		}, func(t *testing.T, g *client.CountryByIP) {
+			if g.Country != nil || g.IsReachableGlobally {
+				t.Errorf("%+v", g)
+			}
+		}),
+		rt("asn short", "ASNInfo", func(ctx context.Context, c *client.Client) (*client.Carrier, error) {
+			return c.ASNInfo(ctx, client.ASNInfoRequest{ASN: 13335})
+		}, func(t *testing.T, a *client.Carrier) {
+			if a.ASN != "AS13335" || str(a.Organisation) != "Cloudflare, Inc." {
+				t.Errorf("%+v", a)
+			}
+		}),
+		rt("reverse with time zone", "ReverseGeocodeWithTimezone", func(ctx context.Context, c *client.Client) (*client.ReverseGeocodeWithTimezone, error) {
+			return c.ReverseGeocodeWithTimezone(ctx, client.ReverseGeocodeRequest{Latitude: 53.35, Longitude: -6.26})
+		}, func(t *testing.T, g *client.ReverseGeocodeWithTimezone) {
+			if g.CountryCode != "IE" || g.TimeZone == nil || g.TimeZone.IANATimeID != "Europe/Dublin" {
+				t.Errorf("%+v", g)
+			}
+		}),
 		rt("time zone by id", "TimeZoneInfo", func(ctx context.Context, c *client.Client) (*client.TimeZone, error) {
 			return c.TimeZoneInfo(ctx, client.TimeZoneInfoRequest{TimeZoneID: "Australia/Sydney", UTCReference: time.Unix(1700000000, 0)})
 		}, func(t *testing.T, z *client.TimeZone) {

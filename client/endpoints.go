@@ -227,6 +227,39 @@ func (c *Client) AmIRoaming(ctx context.Context, r AmIRoamingRequest) (*AmIRoami
 	return call[AmIRoaming](ctx, c, "/data/am-i-roaming", url.Values(q), keyless)
 }
 
+// IPGeolocation calls /data/ip-geolocation: IPGeolocationWithConfidence's answer without
+// the confidence.
+func (c *Client) IPGeolocation(ctx context.Context, r GeolocationRequest) (*IPGeolocation, error) {
+	q := query{}.str("ip", r.IP).str("localityLanguage", r.LocalityLanguage).instant(r.UTCReference)
+	return call[IPGeolocation](ctx, c, "/data/ip-geolocation", url.Values(q), withKey)
+}
+
+// IPGeolocationFull calls /data/ip-geolocation-full: IPGeolocationWithConfidence's answer
+// with the address's hazard report.
+func (c *Client) IPGeolocationFull(ctx context.Context, r GeolocationRequest) (*GeolocationFull, error) {
+	q := query{}.str("ip", r.IP).str("localityLanguage", r.LocalityLanguage).instant(r.UTCReference)
+	return call[GeolocationFull](ctx, c, "/data/ip-geolocation-full", url.Values(q), withKey)
+}
+
+// CountryByIP calls /data/country-by-ip.
+func (c *Client) CountryByIP(ctx context.Context, r NetworkByIPRequest) (*CountryByIP, error) {
+	q := query{}.str("ip", r.IP).str("localityLanguage", r.LocalityLanguage)
+	return call[CountryByIP](ctx, c, "/data/country-by-ip", url.Values(q), withKey)
+}
+
+// ASNInfo calls /data/asn-info: ASNInfoTransitTo's answer without the transit (BatchSize
+// and Offset are not sent).
+func (c *Client) ASNInfo(ctx context.Context, r ASNInfoRequest) (*Carrier, error) {
+	q := query{}.str("asn", strconv.FormatUint(uint64(r.ASN), 10)).str("localityLanguage", r.LocalityLanguage)
+	return call[Carrier](ctx, c, "/data/asn-info", url.Values(q), withKey)
+}
+
+// ReverseGeocodeWithTimezone calls /data/reverse-geocode-with-timezone.
+func (c *Client) ReverseGeocodeWithTimezone(ctx context.Context, r ReverseGeocodeRequest) (*ReverseGeocodeWithTimezone, error) {
+	q := query{}.float("latitude", r.Latitude).float("longitude", r.Longitude).str("localityLanguage", r.LocalityLanguage)
+	return call[ReverseGeocodeWithTimezone](ctx, c, "/data/reverse-geocode-with-timezone", url.Values(q), withKey)
+}
+
 // TimeZoneInfo calls /data/timezone-info.
 func (c *Client) TimeZoneInfo(ctx context.Context, r TimeZoneInfoRequest) (*TimeZone, error) {
 	q := query{}.str("timeZoneId", r.TimeZoneID).str("localityLanguage", r.LocalityLanguage).instant(r.UTCReference)

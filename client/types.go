@@ -63,6 +63,14 @@ type Continent struct {
 // Geolocation is the ip-geolocation-with-confidence answer. Read Country first, then
 // ConfidenceArea, then Location.
 type Geolocation struct {
+	IPGeolocation
+	Confidence string `json:"confidence"` // low, moderate or high
+	// ConfidenceArea holds closed polygons (first point repeated), one after another.
+	ConfidenceArea []Point `json:"confidenceArea"`
+}
+
+// IPGeolocation is the ip-geolocation answer: the geolocation without its confidence.
+type IPGeolocation struct {
 	IP                        string    `json:"ip"`
 	LocalityLanguageRequested string    `json:"localityLanguageRequested"`
 	IsReachableGlobally       bool      `json:"isReachableGlobally"`
@@ -70,9 +78,23 @@ type Geolocation struct {
 	Location                  *Location `json:"location,omitempty"` // nil when the data does not place the address
 	LastUpdated               string    `json:"lastUpdated"`        // as 2026-09-18T04:49:38.0000000Z
 	Network                   Network   `json:"network"`
-	Confidence                string    `json:"confidence"` // low, moderate or high
-	// ConfidenceArea holds closed polygons (first point repeated), one after another.
-	ConfidenceArea []Point `json:"confidenceArea"`
+}
+
+// GeolocationFull is the ip-geolocation-full answer: the geolocation with its confidence and
+// the address's hazard report.
+type GeolocationFull struct {
+	Geolocation
+	SecurityThreat string       `json:"securityThreat"` // the strongest evidence in words, or "unknown"
+	HazardReport   HazardReport `json:"hazardReport"`
+}
+
+// CountryByIP is the country-by-ip answer.
+type CountryByIP struct {
+	IP                        string   `json:"ip"`
+	LocalityLanguageRequested string   `json:"localityLanguageRequested"`
+	IsReachableGlobally       bool     `json:"isReachableGlobally"`
+	Country                   *Country `json:"country,omitempty"` // nil when the data does not place the address
+	LastUpdated               string   `json:"lastUpdated"`
 }
 
 // Point is a WGS 84 coordinate.
@@ -289,6 +311,12 @@ type PhoneValidation struct {
 	Location            string   `json:"location"`
 	LineType            string   `json:"lineType"`          // a libphonenumber type name; UNKNOWN when not valid
 	Country             *Country `json:"country,omitempty"` // nil for numbers of no country
+}
+
+// ReverseGeocodeWithTimezone is the reverse-geocode-with-timezone answer.
+type ReverseGeocodeWithTimezone struct {
+	ReverseGeocode
+	TimeZone *TimeZone `json:"timeZone,omitempty"` // nil where the data has no zone for the point
 }
 
 // ReverseGeocode is the reverse-geocode answer. Fields the data lacks are empty strings.

@@ -87,6 +87,7 @@ func (s *Server) routes() {
 	s.keyed("GET /data/countries", quota.IPGeolocation, s.countries)
 	s.ipRoutes()
 	s.timeZoneRoutes()
+	s.compatRoutes()
 	s.placeRoutes()
 	s.graphqlRoutes()
 	if s.opt.LoadTestStatic {

@@ -177,25 +177,42 @@ const asnDefaultBatch = 10
 // asnMaxBatch is the spec's hard limit on transitTo entries per call.
 const asnMaxBatch = 50
 
+// asnParam reads the asn parameter and finds the AS: a missing or malformed asn is a 400,
+// a private or reserved one and one the data does not know a 404.
+func (s *Server) asnParam(r *http.Request) (*countryView, uint32, netinfo.ASInfo, error) {
+	v, err := s.viewWith(engineNet)
+	if err != nil {
+		return nil, 0, netinfo.ASInfo{}, err
+	}
+	raw, ok := paramOK(r, "asn")
+	if !ok || strings.TrimSpace(raw) == "" {
+		return nil, 0, netinfo.ASInfo{}, badRequest("The asn parameter is required: an AS number such as 13335, AS13335 or ASN13335.")
+	}
+	asn, ok := parseASNParam(raw)
+	if !ok {
+		return nil, 0, netinfo.ASInfo{}, badRequest("The asn parameter %s is not an AS number: use 13335, AS13335 or ASN13335 (1 to 4294967295).", quoteInput(raw))
+	}
+	if purpose, special := netinfo.SpecialASN(asn); special {
+		return nil, 0, netinfo.ASInfo{}, notFound("AS%d is %s: no public network has it.", asn, purpose)
+	}
+	info, ok := v.snap.Net.AS(asn)
+	if !ok {
+		return nil, 0, netinfo.ASInfo{}, notFound("No autonomous system AS%d is known to the data.", asn)
+	}
+	return v, asn, info, nil
+}
+
 // asnInfoTransitTo answers /data/asn-info-transit-to: the AS's carrier object plus
 // totalTransitTo and a page of transitTo (via-carrier objects, by rank). asn is required
 // (15169, AS15169 or ASN15169; missing or malformed is a 400); an AS the data has no record
 // of is a 404. batchSize is 1–50 (default asnDefaultBatch; over 50 is a 400), offset ≥ 0
 // (default 0).
 func (s *Server) asnInfoTransitTo(w http.ResponseWriter, r *http.Request) error {
-	v, err := s.viewWith(engineNet)
+	v, asn, info, err := s.asnParam(r)
 	if err != nil {
 		return err
 	}
 	snap := v.snap
-	raw, ok := paramOK(r, "asn")
-	if !ok || strings.TrimSpace(raw) == "" {
-		return badRequest("The asn parameter is required: an AS number such as 13335, AS13335 or ASN13335.")
-	}
-	asn, ok := parseASNParam(raw)
-	if !ok {
-		return badRequest("The asn parameter %s is not an AS number: use 13335, AS13335 or ASN13335 (1 to 4294967295).", quoteInput(raw))
-	}
 	batch, err := intParam(r, "batchSize", asnDefaultBatch, 1, asnMaxBatch)
 	if err != nil {
 		return err
@@ -203,13 +220,6 @@ func (s *Server) asnInfoTransitTo(w http.ResponseWriter, r *http.Request) error 
 	offset, err := intParam(r, "offset", 0, 0, math.MaxInt32)
 	if err != nil {
 		return err
-	}
-	if purpose, special := netinfo.SpecialASN(asn); special {
-		return notFound("AS%d is %s: no public network has it.", asn, purpose)
-	}
-	info, ok := snap.Net.AS(asn)
-	if !ok {
-		return notFound("No autonomous system AS%d is known to the data.", asn)
 	}
 	lang := v.resolvedLang(r)
 	bp := bufPool.Get().(*[]byte)

@@ -50,7 +50,7 @@ func (s *Server) reverseGeocode(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return s.revgeoAnswer(w, r, lat, lon, false)
+	return s.revgeoAnswer(w, r, lat, lon, 0)
 }
 
 // locationData answers graphql.PathLocationData, the answer behind the GraphQL root
@@ -63,8 +63,28 @@ func (s *Server) locationData(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return s.revgeoAnswer(w, r, lat, lon, true)
+	return s.revgeoAnswer(w, r, lat, lon, revgeoWithCountry|revgeoWithTimeZone)
 }
+
+// reverseGeocodeWithTimezone answers /data/reverse-geocode-with-timezone, the commercial
+// service's endpoint (not in the spec): the reverse-geocode answer with the point's time
+// zone (timeZone, at utcReference or now) as one more member, left out where the data has
+// no zone for the point.
+func (s *Server) reverseGeocodeWithTimezone(w http.ResponseWriter, r *http.Request) error {
+	lat, lon, err := coordParams(r)
+	if err != nil {
+		return err
+	}
+	return s.revgeoAnswer(w, r, lat, lon, revgeoWithTimeZone)
+}
+
+// revgeoExtras are members a reverse-geocode answer may have beyond the REST one's.
+type revgeoExtras uint8
+
+const (
+	revgeoWithCountry  revgeoExtras = 1 << iota // country: the country's object
+	revgeoWithTimeZone                          // timeZone: the point's, at utcReference or now
+)
 
 // reverseGeocodeClient is the keyless variant: coordinates are optional, and without them
 // the answer comes from the caller's address (lookupSource "ipGeolocation").
@@ -137,7 +157,7 @@ func (s *Server) reverseGeocodeClient(w http.ResponseWriter, r *http.Request) er
 }
 
 // revgeoAnswer answers for a point from the revgeo engine.
-func (s *Server) revgeoAnswer(w http.ResponseWriter, r *http.Request, lat, lon float64, sdk bool) error {
+func (s *Server) revgeoAnswer(w http.ResponseWriter, r *http.Request, lat, lon float64, extras revgeoExtras) error {
 	v, err := s.viewWith(enginePlaces)
 	if err != nil {
 		return err
@@ -197,15 +217,15 @@ func (s *Server) revgeoAnswer(w http.ResponseWriter, r *http.Request, lat, lon f
 		}
 		body.addArea(ra, false)
 	}
-	if sdk {
+	if extras != 0 {
 		body.extra = func(out []byte) []byte {
-			if ci, ok := v.indexOf(p.Country.Code); ok {
+			if ci, ok := v.indexOf(p.Country.Code); ok && extras&revgeoWithCountry != 0 {
 				out = v.appendCountry(placesAppendKey(out, false, "country"), ci, lang)
 			}
-			at, hasRef := geoInstant(r)
-			if snap.IPGeo == nil { // its time zone tables; without them, no timeZone
+			if extras&revgeoWithTimeZone == 0 || snap.IPGeo == nil { // it has the zone tables
 				return out
 			}
+			at, hasRef := geoInstant(r)
 			if tz, ok := snap.IPGeo.TimeZone(p.TimeZone, at, lang); ok {
 				out = geoAppendTimeZone(placesAppendKey(out, false, "timeZone"), tz, at, hasRef)
 			}

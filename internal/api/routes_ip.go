@@ -68,7 +68,7 @@ func geoInstant(r *http.Request) (at time.Time, hasRef bool) {
 // its ISO fields, city/localityName, the coordinates and plusCode (together), timeZone.
 // fips and csdCode are never written: no loaded source has them.
 func (s *Server) geolocation(w http.ResponseWriter, r *http.Request) error {
-	bp, b, _, _, err := s.geoRender(r, 0)
+	bp, b, _, _, err := s.geoRender(r, 0, geoWithConfidence)
 	if err != nil {
 		return err
 	}
@@ -83,15 +83,11 @@ func (s *Server) geolocation(w http.ResponseWriter, r *http.Request) error {
 // these under ipData). Its statuses are the geolocation's; a snapshot without the risk
 // data leaves the hazard report out, so that the rest still answers.
 func (s *Server) ipData(w http.ResponseWriter, r *http.Request) error {
-	bp, b, v, a, err := s.geoRender(r, 0)
+	bp, b, v, a, err := s.geoRender(r, 0, geoWithConfidence|geoWithReason)
 	if err != nil {
 		return err
 	}
-	// Which rule set the level, for the SDKs' confidence description; rated again, as the
-	// render keeps nothing of what it read.
-	place, _ := v.snap.IPGeo.Lookup(a)
-	net, _ := v.snap.Net.Lookup(a)
-	b = placesAppendField(b[:len(b)-1], false, "confidenceReason", geoConfidence(v.snap, place, net).Reason) // the body's closing brace reopened
+	b = b[:len(b)-1] // the body's closing brace reopened
 	if h, err := riskHazards(v.snap, a); err == nil {
 		b = append(b, `,"hazardReport":{`...)
 		b = appendHazards(b, h)
@@ -102,10 +98,10 @@ func (s *Server) ipData(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// geoRender renders r's geolocation answer into a pooled buffer, which the caller writes
-// and returns (writeJSONPooled); extra names engines the caller needs besides the
-// geolocation's. It returns the view and the address answered for.
-func (s *Server) geoRender(r *http.Request, extra engines) (bp *[]byte, b []byte, v *countryView, a netip.Addr, err error) {
+// geoRender renders r's geolocation answer with parts into a pooled buffer, which the
+// caller writes and returns (writeJSONPooled); extra names engines the caller needs besides
+// the geolocation's. It returns the view and the address answered for.
+func (s *Server) geoRender(r *http.Request, extra engines, parts geoParts) (bp *[]byte, b []byte, v *countryView, a netip.Addr, err error) {
 	v, err = s.viewWith(engineIPGeo | engineNet | extra)
 	if err != nil {
 		return nil, nil, nil, a, err
@@ -116,7 +112,7 @@ func (s *Server) geoRender(r *http.Request, extra engines) (bp *[]byte, b []byte
 	}
 	at, hasRef := geoInstant(r)
 	bp = bufPool.Get().(*[]byte)
-	b, ok := geoAppendBody((*bp)[:0], v, a, geoRequestedLang(r), v.resolvedLang(r), at, hasRef)
+	b, ok := geoAppendBody((*bp)[:0], v, a, geoRequestedLang(r), v.resolvedLang(r), at, hasRef, parts)
 	if !ok {
 		bufPool.Put(bp)
 		return nil, nil, nil, a, notFound("No valid entry was found for the IP address %s.", a)
@@ -127,11 +123,11 @@ func (s *Server) geoRender(r *http.Request, extra engines) (bp *[]byte, b []byte
 // geoPrefetch turns geoAppendBody's prefetching on; benchmarks turn it off to measure it.
 var geoPrefetch = true
 
-// geoAppendBody appends the geolocation-with-confidence body of a: requested is the
-// localityLanguage as received, lang as countryView.resolvedLang resolved it, at the instant
-// of the time zone fields (hasRef: it came from utcReference, so utcTime is written). It
-// reports false when neither the geolocation nor the network data knows a. The snapshot's
-// IPGeo and Net must not be nil.
+// geoAppendBody appends the geolocation body of a with the optional parts named: requested
+// is the localityLanguage as received, lang as countryView.resolvedLang resolved it, at the
+// instant of the time zone fields (hasRef: it came from utcReference, so utcTime is
+// written). It reports false when neither the geolocation nor the network data knows a.
+// The snapshot's IPGeo and Net must not be nil.
 //
 // Under a load of random addresses the answer's cost is mostly waiting for memory: its
 // records, names and polygon lie all over a snapshot far larger than the CPU's caches.
@@ -140,7 +136,7 @@ var geoPrefetch = true
 // network table's for IPv4 only), the place's text before the network lookup, the
 // confidence polygon before the rest is written. BenchmarkGeolocationRenderRandom
 // measures what that saves.
-func geoAppendBody(b []byte, v *countryView, a netip.Addr, requested, lang string, at time.Time, hasRef bool) ([]byte, bool) {
+func geoAppendBody(b []byte, v *countryView, a netip.Addr, requested, lang string, at time.Time, hasRef bool, parts geoParts) ([]byte, bool) {
 	snap := v.snap
 	if geoPrefetch {
 		snap.IPGeo.Prefetch(a)
@@ -160,9 +156,12 @@ func geoAppendBody(b []byte, v *countryView, a netip.Addr, requested, lang strin
 	if !hasPlace && !hasNet {
 		return b, false
 	}
-	conf := geoConfidence(snap, place, net)
-	if geoPrefetch {
-		conf.Area.Prefetch()
+	var conf ipgeo.Confidence
+	if parts&geoWithConfidence != 0 {
+		conf = geoConfidence(snap, place, net)
+		if geoPrefetch {
+			conf.Area.Prefetch()
+		}
 	}
 
 	b = append(b, '{')
@@ -192,11 +191,28 @@ func geoAppendBody(b []byte, v *countryView, a netip.Addr, requested, lang strin
 	b = netAppendNetworkFields(b, snap.Net, v, net, nameLang)
 	b = append(ipOpenObject(b, netAt), '}')
 
-	b = ipStr(b, `,"confidence":`, conf.Level.String())
-	b = ipKey(b, `,"confidenceArea":`)
-	b = conf.Area.AppendJSON(b)
+	if parts&geoWithConfidence != 0 {
+		b = ipStr(b, `,"confidence":`, conf.Level.String())
+		b = ipKey(b, `,"confidenceArea":`)
+		b = conf.Area.AppendJSON(b)
+		if parts&geoWithReason != 0 {
+			b = ipStr(b, `,"confidenceReason":`, conf.Reason)
+		}
+	}
 	return append(b, '}'), true
 }
+
+// geoParts says which of the optional parts a geolocation answer has.
+type geoParts uint8
+
+const (
+	// geoWithConfidence: confidence and confidenceArea (ip-geolocation-with-confidence);
+	// without, the answer is ip-geolocation's.
+	geoWithConfidence geoParts = 1 << iota
+	// geoWithReason: confidenceReason too, which rule set the confidence (the answer behind
+	// GraphQL's ipData).
+	geoWithReason
+)
 
 // geoConfidence rates the geolocation place of an address with the network data's evidence
 // of the same address, net.

@@ -473,12 +473,12 @@ func BenchmarkGeolocationRender(b *testing.B) {
 	at := time.Unix(1781000000, 0)
 	buf := make([]byte, 0, 8192)
 	for _, a := range addrs { // warm the confidence memo and the name caches
-		buf, _ = geoAppendBody(buf[:0], v, a, "de", "de", at, true)
+		buf, _ = geoAppendBody(buf[:0], v, a, "de", "de", at, true, geoWithConfidence)
 	}
 	b.ReportAllocs()
 	i := 0
 	for b.Loop() {
-		buf, _ = geoAppendBody(buf[:0], v, addrs[i%len(addrs)], "de", "de", at, true)
+		buf, _ = geoAppendBody(buf[:0], v, addrs[i%len(addrs)], "de", "de", at, true, geoWithConfidence)
 		i++
 	}
 }
@@ -557,7 +557,7 @@ func BenchmarkGeolocationRenderRandom(b *testing.B) {
 				b.ReportAllocs()
 				i := 0
 				for b.Loop() {
-					buf, _ = geoAppendBody(buf[:0], v, tc.addrs[i&(len(tc.addrs)-1)], "en", "en", at, false)
+					buf, _ = geoAppendBody(buf[:0], v, tc.addrs[i&(len(tc.addrs)-1)], "en", "en", at, false, geoWithConfidence)
 					i++
 				}
 			})
@@ -630,7 +630,7 @@ func BenchmarkGeolocationRenderAfterSyscall(b *testing.B) {
 					syscall.Getpid()
 				}
 				if len(tc.addrs) > 0 {
-					buf, _ = geoAppendBody(buf[:0], v, tc.addrs[i%len(tc.addrs)], "en", "en", at, false)
+					buf, _ = geoAppendBody(buf[:0], v, tc.addrs[i%len(tc.addrs)], "en", "en", at, false, geoWithConfidence)
 				}
 				i++
 			}

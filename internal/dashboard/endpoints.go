@@ -13,6 +13,10 @@ func Endpoints() []Endpoint {
 		{"/data/country-info", "ip-geolocation", "code=IE&localityLanguage=en"},
 		{"/data/countries", "ip-geolocation", "localityLanguage=en"},
 		{"/data/ip-geolocation-with-confidence", "ip-geolocation", "ip=8.8.8.8&localityLanguage=en"},
+		{"/data/ip-geolocation", "ip-geolocation", "ip=8.8.8.8&localityLanguage=en"},
+		{"/data/ip-geolocation-full", "ip-geolocation", "ip=8.8.8.8&localityLanguage=en"},
+		{"/data/country-by-ip", "ip-geolocation", "ip=8.8.8.8&localityLanguage=en"},
+		{"/data/asn-info", "ip-geolocation", "asn=AS15169"},
 		{"/data/network-by-ip", "ip-geolocation", "ip=8.8.8.8"},
 		{"/data/user-risk", "ip-geolocation", "ip=8.8.8.8"},
 		{"/data/hazard-report", "ip-geolocation", "ip=8.8.8.8"},
@@ -23,5 +27,6 @@ func Endpoints() []Endpoint {
 		{"/data/phone-number-validate", "phone-email", "number=%2B353123456789"},
 		{"/data/reverse-geocode", "reverse-geocoding", "latitude=53.35&longitude=-6.26&localityLanguage=en"},
 		{"/data/timezone-by-location", "reverse-geocoding", "latitude=53.35&longitude=-6.26"},
+		{"/data/reverse-geocode-with-timezone", "reverse-geocoding", "latitude=53.35&longitude=-6.26&localityLanguage=en"},
 	}
 }

@@ -810,3 +810,45 @@ func TestParentSubdivision(t *testing.T) {
 		t.Errorf("parent %+v: want AU-NSW, New South Wales", p)
 	}
 }
+
+// TestNegativeDST: Ireland's winter, which tzdata flags as daylight saving time below its
+// summer's offset, reads as standard time, its summer as daylight saving time, as in London;
+// zones without negative DST read as tzdata flags them.
+func TestNegativeDST(t *testing.T) {
+	db, _ := mustDB(t, fixture())
+	for _, tc := range []struct {
+		zone      string
+		month     time.Month
+		dst       bool
+		utcOffset string
+	}{
+		{"Europe/Dublin", time.January, false, "+00"},
+		{"Europe/Dublin", time.July, true, "+01"},
+		{"Europe/London", time.January, false, "+00"},
+		{"Europe/London", time.July, true, "+01"},
+	} {
+		tz, ok := db.TimeZone(tc.zone, time.Date(2026, tc.month, 10, 12, 0, 0, 0, time.UTC), "en")
+		if !ok || tz.IsDST != tc.dst || tz.UTCOffset != tc.utcOffset || tz.DisplayName != "(UTC+00:00) "+tc.zone {
+			t.Errorf("%s in %s: %+v, want DST %v at %s", tc.zone, tc.month, tz, tc.dst, tc.utcOffset)
+		}
+	}
+	for _, id := range []string{"Europe/Berlin", "Europe/London", "America/New_York", "America/Sao_Paulo", "Australia/Sydney", "Pacific/Auckland", "Asia/Tokyo", "Asia/Tehran"} {
+		loc, err := time.LoadLocation(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if hasNegativeDST(loc) {
+			t.Errorf("%s: negative DST found", id)
+		}
+		for m := range 24 {
+			at := time.Date(2000+m, time.Month(1+m%12), 15, 0, 0, 0, 0, loc)
+			if conventionalDST(at) != at.IsDST() {
+				t.Errorf("%s at %v: conventionalDST %v, IsDST %v", id, at, conventionalDST(at), at.IsDST())
+			}
+		}
+	}
+	dublin, _ := time.LoadLocation("Europe/Dublin")
+	if !hasNegativeDST(dublin) {
+		t.Error("Europe/Dublin: no negative DST found")
+	}
+}

@@ -101,6 +101,7 @@ type zoneTables struct {
 type zone struct {
 	id      string
 	loc     *time.Location // nil if Go's time zone database lacks the id
+	negDST  bool           // some period of loc since 1970 is negative DST (see conventionalDST)
 	display string
 	spans   []MetazoneSpan
 	names   []TZNames // per locale; nil if none
@@ -197,7 +198,7 @@ func decodeZones(t *tables, st *strTable) (zoneTables, error) {
 		}
 		zt.zoneIdx[z.id] = i
 		if loc, lerr := time.LoadLocation(z.id); lerr == nil && !strings.ContainsAny(z.id, `\`) {
-			z.loc = loc
+			z.loc, z.negDST = loc, hasNegativeDST(loc)
 			desc := windows
 			if desc == "" {
 				if mz, ok := z.metazone(now.Unix()); ok && zt.en >= 0 {
@@ -232,14 +233,57 @@ func (z *zone) metazone(t int64) (int, bool) {
 }
 
 // standardOffset returns loc's standard (non-daylight) offset in the year of t.
+// conventionalDST reports whether t is in daylight saving time as people read their clocks.
+// tzdata flags some periods as daylight saving time below the offset of their neighbours
+// (negative DST: Ireland's winters, whose summer time is its legal standard time, and
+// Morocco's Ramadan months); the API, like Windows, whose zone names it uses, and CLDR,
+// whose "summer time" names go with the higher offset, reads such a pair the other way
+// round.
+func conventionalDST(t time.Time) bool {
+	dst := t.IsDST()
+	_, off := t.Zone()
+	start, end := t.ZoneBounds()
+	var next time.Time // a neighbouring period
+	switch {
+	case !end.IsZero():
+		next = end.In(t.Location())
+	case !start.IsZero():
+		next = start.Add(-time.Second).In(t.Location())
+	default:
+		return dst
+	}
+	_, nextOff := next.Zone()
+	if dst != next.IsDST() && (dst && off < nextOff || !dst && off > nextOff) {
+		return !dst
+	}
+	return dst
+}
+
+// hasNegativeDST reports whether some period of loc from 1970 to 2040 is negative DST, so
+// that TimeZone checks for it only in those zones.
+func hasNegativeDST(loc *time.Location) bool {
+	t := time.Date(1970, 1, 1, 0, 0, 0, 0, loc)
+	for t.Year() < 2040 {
+		if conventionalDST(t) != t.IsDST() {
+			return true
+		}
+		_, end := t.ZoneBounds()
+		if end.IsZero() {
+			return false
+		}
+		t = end.In(loc)
+	}
+	return false
+}
+
 func standardOffset(t time.Time, loc *time.Location) int {
 	lt := t.In(loc)
-	if _, off := lt.Zone(); !lt.IsDST() {
+	if _, off := lt.Zone(); !conventionalDST(lt) {
 		return off
 	}
 	for _, m := range [...]time.Month{time.January, time.July} {
 		x := time.Date(lt.Year(), m, 1, 12, 0, 0, 0, loc)
-		if _, off := x.Zone(); !x.IsDST() {
+		if _, off := x.Zone(); !conventionalDST(x) {
 			return off
 		}
 	}
@@ -295,6 +339,9 @@ func (db *DB) TimeZone(ianaID string, at time.Time, lang string) (TZ, bool) {
 	lt := at.In(z.loc)
 	abbr, off := lt.Zone()
 	dst := lt.IsDST()
+	if z.negDST {
+		dst = conventionalDST(lt)
+	}
 	tz := TZ{
 		IANA: z.id, DisplayName: z.display, UTCOffsetSeconds: off, UTCOffset: zt.offsets.format(off, styleUTCOffset),
 		IsDST: dst, Local: lt,
@@ -366,7 +413,7 @@ func (zt *zoneTables) zoneOf(id string) (*zone, bool) {
 	if err != nil {
 		return nil, false
 	}
-	z := &zone{id: id, loc: loc, display: "(UTC" + formatOffset(standardOffset(time.Now(), loc), styleClock) + ") " + id}
+	z := &zone{id: id, loc: loc, negDST: hasNegativeDST(loc), display: "(UTC" + formatOffset(standardOffset(time.Now(), loc), styleClock) + ") " + id}
 	kept, _ := zt.others.LoadOrStore(id, z)
 	return kept.(*zone), true
 }

@@ -167,9 +167,9 @@ func roundTripCases() []rtCase {
 			}
 		}),
 		rt("reverse with time zone", "ReverseGeocodeWithTimezone", func(ctx context.Context, c *client.Client) (*client.ReverseGeocodeWithTimezone, error) {
-			return c.ReverseGeocodeWithTimezone(ctx, client.ReverseGeocodeRequest{Latitude: 53.35, Longitude: -6.26})
+			return c.ReverseGeocodeWithTimezone(ctx, client.TimeZoneByLocationRequest{Latitude: 53.35, Longitude: -6.26, UTCReference: time.Unix(1700000000, 0)})
 		}, func(t *testing.T, g *client.ReverseGeocodeWithTimezone) {
-			if g.CountryCode != "IE" || g.TimeZone == nil || g.TimeZone.IANATimeID != "Europe/Dublin" {
+			if g.CountryCode != "IE" || g.TimeZone == nil || g.TimeZone.IANATimeID != "Europe/Dublin" || g.TimeZone.IsDaylightSavingTime || g.TimeZone.UTCTime == "" {
 				t.Errorf("%+v", g)
 			}
 		}),

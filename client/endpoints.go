@@ -98,7 +98,8 @@ type TimeZoneByIPRequest struct {
 	LocalityLanguage string // "default": the address's country's language
 }
 
-// TimeZoneByLocationRequest asks for the time zone at a coordinate.
+// TimeZoneByLocationRequest asks for the time zone at a coordinate (or, with
+// ReverseGeocodeWithTimezone, for the place and its time zone).
 type TimeZoneByLocationRequest struct {
 	Latitude, Longitude float64
 	UTCReference        time.Time
@@ -255,8 +256,8 @@ func (c *Client) ASNInfo(ctx context.Context, r ASNInfoRequest) (*Carrier, error
 }
 
 // ReverseGeocodeWithTimezone calls /data/reverse-geocode-with-timezone.
-func (c *Client) ReverseGeocodeWithTimezone(ctx context.Context, r ReverseGeocodeRequest) (*ReverseGeocodeWithTimezone, error) {
-	q := query{}.float("latitude", r.Latitude).float("longitude", r.Longitude).str("localityLanguage", r.LocalityLanguage)
+func (c *Client) ReverseGeocodeWithTimezone(ctx context.Context, r TimeZoneByLocationRequest) (*ReverseGeocodeWithTimezone, error) {
+	q := query{}.float("latitude", r.Latitude).float("longitude", r.Longitude).str("localityLanguage", r.LocalityLanguage).instant(r.UTCReference)
 	return call[ReverseGeocodeWithTimezone](ctx, c, "/data/reverse-geocode-with-timezone", url.Values(q), withKey)
 }
 

@@ -177,29 +177,30 @@ const asnDefaultBatch = 10
 // asnMaxBatch is the spec's hard limit on transitTo entries per call.
 const asnMaxBatch = 50
 
-// asnParam reads the asn parameter and finds the AS: a missing or malformed asn is a 400,
-// a private or reserved one and one the data does not know a 404.
-func (s *Server) asnParam(r *http.Request) (*countryView, uint32, netinfo.ASInfo, error) {
-	v, err := s.viewWith(engineNet)
-	if err != nil {
-		return nil, 0, netinfo.ASInfo{}, err
-	}
+// asnFromParam reads the asn parameter: missing or malformed is a 400.
+func asnFromParam(r *http.Request) (uint32, error) {
 	raw, ok := paramOK(r, "asn")
 	if !ok || strings.TrimSpace(raw) == "" {
-		return nil, 0, netinfo.ASInfo{}, badRequest("The asn parameter is required: an AS number such as 13335, AS13335 or ASN13335.")
+		return 0, badRequest("The asn parameter is required: an AS number such as 13335, AS13335 or ASN13335.")
 	}
 	asn, ok := parseASNParam(raw)
 	if !ok {
-		return nil, 0, netinfo.ASInfo{}, badRequest("The asn parameter %s is not an AS number: use 13335, AS13335 or ASN13335 (1 to 4294967295).", quoteInput(raw))
+		return 0, badRequest("The asn parameter %s is not an AS number: use 13335, AS13335 or ASN13335 (1 to 4294967295).", quoteInput(raw))
 	}
+	return asn, nil
+}
+
+// asnRecord finds AS asn: a private or reserved one and one the data does not know are a
+// 404.
+func asnRecord(db *netinfo.DB, asn uint32) (netinfo.ASInfo, error) {
 	if purpose, special := netinfo.SpecialASN(asn); special {
-		return nil, 0, netinfo.ASInfo{}, notFound("AS%d is %s: no public network has it.", asn, purpose)
+		return netinfo.ASInfo{}, notFound("AS%d is %s: no public network has it.", asn, purpose)
 	}
-	info, ok := v.snap.Net.AS(asn)
+	info, ok := db.AS(asn)
 	if !ok {
-		return nil, 0, netinfo.ASInfo{}, notFound("No autonomous system AS%d is known to the data.", asn)
+		return netinfo.ASInfo{}, notFound("No autonomous system AS%d is known to the data.", asn)
 	}
-	return v, asn, info, nil
+	return info, nil
 }
 
 // asnInfoTransitTo answers /data/asn-info-transit-to: the AS's carrier object plus
@@ -208,16 +209,24 @@ func (s *Server) asnParam(r *http.Request) (*countryView, uint32, netinfo.ASInfo
 // of is a 404. batchSize is 1–50 (default asnDefaultBatch; over 50 is a 400), offset ≥ 0
 // (default 0).
 func (s *Server) asnInfoTransitTo(w http.ResponseWriter, r *http.Request) error {
-	v, asn, info, err := s.asnParam(r)
+	v, err := s.viewWith(engineNet)
 	if err != nil {
 		return err
 	}
 	snap := v.snap
+	asn, err := asnFromParam(r)
+	if err != nil {
+		return err
+	}
 	batch, err := intParam(r, "batchSize", asnDefaultBatch, 1, asnMaxBatch)
 	if err != nil {
 		return err
 	}
 	offset, err := intParam(r, "offset", 0, 0, math.MaxInt32)
+	if err != nil {
+		return err
+	}
+	info, err := asnRecord(snap.Net, asn)
 	if err != nil {
 		return err
 	}

@@ -90,8 +90,15 @@ func (s *Server) countryByIP(w http.ResponseWriter, r *http.Request) error {
 // asnInfo answers /data/asn-info: the AS's carrier object, as asn-info-transit-to writes it
 // before its transit.
 func (s *Server) asnInfo(w http.ResponseWriter, r *http.Request) error {
-	v, asn, _, err := s.asnParam(r)
+	v, err := s.viewWith(engineNet)
 	if err != nil {
+		return err
+	}
+	asn, err := asnFromParam(r)
+	if err != nil {
+		return err
+	}
+	if _, err := asnRecord(v.snap.Net, asn); err != nil {
 		return err
 	}
 	bp := bufPool.Get().(*[]byte)

@@ -82,6 +82,7 @@ func TestCompatEndpoints(t *testing.T) {
 		{"/data/asn-info?asn=65000", 404},
 		{"/data/asn-info?asn=AS", 400},
 		{"/data/asn-info?", 400},
+		{"/data/asn-info-transit-to?asn=65000&batchSize=51", 400}, // parameters are checked before the AS is looked up
 		{"/data/reverse-geocode-with-timezone?latitude=91&longitude=0", 401},
 		{"/data/reverse-geocode-with-timezone?latitude=1", 400},
 	} {

@@ -1,11 +1,16 @@
 package ipgeo
 
 import (
+	"archive/zip"
 	"errors"
+	"io"
 	"math"
 	"math/rand/v2"
 	"net/netip"
+	"os/exec"
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -847,8 +852,72 @@ func TestNegativeDST(t *testing.T) {
 			}
 		}
 	}
+	for _, tc := range []struct {
+		zone string
+		at   time.Time // UTC
+		dst  bool
+	}{
+		{"Europe/Dublin", time.Date(1969, 7, 15, 0, 0, 0, 0, time.UTC), false}, // +01 all year, 1968–71
+		{"Europe/Dublin", time.Date(2039, 11, 15, 0, 0, 0, 0, time.UTC), false},
+		{"Europe/Dublin", time.Date(2039, 7, 15, 0, 0, 0, 0, time.UTC), true},
+		{"Africa/Windhoek", time.Date(2026, 1, 15, 0, 0, 0, 0, time.UTC), false}, // +02 all year since 2017
+		{"Africa/Windhoek", time.Date(2026, 7, 15, 0, 0, 0, 0, time.UTC), false},
+		{"Africa/Windhoek", time.Date(2005, 1, 15, 0, 0, 0, 0, time.UTC), true}, // +02 summers, +01 winters then
+		{"Africa/Casablanca", time.Date(2026, 6, 15, 0, 0, 0, 0, time.UTC), false},
+		{"America/Nome", time.Date(1983, 7, 15, 0, 0, 0, 0, time.UTC), true}, // Bering Daylight Time
+	} {
+		loc, err := time.LoadLocation(tc.zone)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := conventionalDST(tc.at.In(loc)); got != tc.dst {
+			t.Errorf("%s at %v: daylight saving time %v, want %v", tc.zone, tc.at, got, tc.dst)
+		}
+	}
 	dublin, _ := time.LoadLocation("Europe/Dublin")
 	if !hasNegativeDST(dublin) {
 		t.Error("Europe/Dublin: no negative DST found")
+	}
+}
+
+// TestNegativeDSTGoTZData: with Go's own time zone database (time/tzdata, what the
+// container image has), whose European zones list transitions only up to 1996 and give the
+// rule after, Dublin reads the same, and finding negative DST ends.
+func TestNegativeDSTGoTZData(t *testing.T) {
+	goroot, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		t.Fatalf("go env GOROOT: %v", err)
+	}
+	zr, err := zip.OpenReader(filepath.Join(strings.TrimSpace(string(goroot)), "lib", "time", "zoneinfo.zip"))
+	if err != nil {
+		t.Fatalf("Go's time zone database: %v", err)
+	}
+	defer zr.Close()
+	f, err := zr.Open("Europe/Dublin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := io.ReadAll(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	loc, err := time.LoadLocationFromTZData("Europe/Dublin", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !hasNegativeDST(loc) {
+		t.Error("no negative DST found")
+	}
+	for _, tc := range []struct {
+		at  time.Time
+		dst bool
+	}{
+		{time.Date(2026, 1, 15, 0, 0, 0, 0, loc), false},
+		{time.Date(2026, 7, 15, 0, 0, 0, 0, loc), true},
+		{time.Date(2040, 12, 31, 0, 0, 0, 0, loc), false},
+	} {
+		if got := conventionalDST(tc.at); got != tc.dst {
+			t.Errorf("%v: daylight saving time %v, want %v", tc.at, got, tc.dst)
+		}
 	}
 }

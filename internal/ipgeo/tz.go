@@ -232,50 +232,52 @@ func (z *zone) metazone(t int64) (int, bool) {
 	return 0, false
 }
 
-// standardOffset returns loc's standard (non-daylight) offset in the year of t.
 // conventionalDST reports whether t is in daylight saving time as people read their clocks.
-// tzdata flags some periods as daylight saving time below the offset of their neighbours
-// (negative DST: Ireland's winters, whose summer time is its legal standard time, and
-// Morocco's Ramadan months); the API, like Windows, whose zone names it uses, and CLDR,
-// whose "summer time" names go with the higher offset, reads such a pair the other way
-// round.
+// In some years tzdata flags the lower of a zone's two offsets as daylight saving time
+// (negative DST: Ireland's winters since 1971, whose summer time is legally its standard
+// time; Namibia's winters of 1994–2017); the API reads the higher one as summer time there,
+// as Windows, whose zone names it uses, and CLDR, whose "summer time" names go with the
+// higher offset, do. A year counts as such when, of 15 January and 15 July, the one flagged
+// has the lower offset; in any other year tzdata's flag stands (so Morocco's Ramadan months,
+// which fall on neither date in most years, keep it).
 func conventionalDST(t time.Time) bool {
-	dst := t.IsDST()
+	low, negative := negativeDSTYear(t.Location(), t.Year())
+	if !negative {
+		return t.IsDST()
+	}
 	_, off := t.Zone()
-	start, end := t.ZoneBounds()
-	var next time.Time // a neighbouring period
-	switch {
-	case !end.IsZero():
-		next = end.In(t.Location())
-	case !start.IsZero():
-		next = start.Add(-time.Second).In(t.Location())
-	default:
-		return dst
-	}
-	_, nextOff := next.Zone()
-	if dst != next.IsDST() && (dst && off < nextOff || !dst && off > nextOff) {
-		return !dst
-	}
-	return dst
+	return off > low
 }
 
-// hasNegativeDST reports whether some period of loc from 1970 to 2040 is negative DST, so
-// that TimeZone checks for it only in those zones.
+// negativeDSTYear reports whether year is one of negative DST in loc (see conventionalDST)
+// and, if so, its lower offset.
+func negativeDSTYear(loc *time.Location, year int) (low int, negative bool) {
+	jan := time.Date(year, time.January, 15, 12, 0, 0, 0, loc)
+	jul := time.Date(year, time.July, 15, 12, 0, 0, 0, loc)
+	_, janOff := jan.Zone()
+	_, julOff := jul.Zone()
+	switch {
+	case jan.IsDST() && !jul.IsDST() && janOff < julOff:
+		return janOff, true
+	case jul.IsDST() && !jan.IsDST() && julOff < janOff:
+		return julOff, true
+	}
+	return 0, false
+}
+
+// hasNegativeDST reports whether some year of loc from 1970 to 2040 is one of negative
+// DST, so that TimeZone checks for it only in those zones.
 func hasNegativeDST(loc *time.Location) bool {
-	t := time.Date(1970, 1, 1, 0, 0, 0, 0, loc)
-	for t.Year() < 2040 {
-		if conventionalDST(t) != t.IsDST() {
+	for year := 1970; year <= 2040; year++ {
+		if _, negative := negativeDSTYear(loc, year); negative {
 			return true
 		}
-		_, end := t.ZoneBounds()
-		if end.IsZero() {
-			return false
-		}
-		t = end.In(loc)
 	}
 	return false
 }
 
+// standardOffset returns loc's standard (non-daylight) offset in the year of t, daylight
+// saving time read as conventionalDST reads it.
 func standardOffset(t time.Time, loc *time.Location) int {
 	lt := t.In(loc)
 	if _, off := lt.Zone(); !conventionalDST(lt) {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/ipatlas/ipatlas/internal/country"
 	"github.com/ipatlas/ipatlas/internal/dataset"
+	"github.com/ipatlas/ipatlas/internal/locale"
 	"github.com/ipatlas/ipatlas/internal/web"
 )
 
@@ -162,7 +163,7 @@ func (s *Server) countryView() (*countryView, error) {
 // ("pt-BR" -> "pt"); languages the data lacks resolve to "en", whose names always exist.
 // "default" is resolved per country by the caller.
 func (v *countryView) locale(lang string) string {
-	lang = strings.ToLower(strings.ReplaceAll(strings.TrimSpace(lang), "_", "-"))
+	lang = strings.ToLower(strings.ReplaceAll(locale.Canonical(strings.TrimSpace(lang)), "_", "-"))
 	for lang != "" {
 		if l, ok := v.langs[lang]; ok {
 			return l

@@ -1,7 +1,7 @@
 // Package locale owns what the service decides about locale identifiers in one place: which
 // CLDR locale a language-region tag that names none should show (for the data builders),
-// and which script of Chinese a request's tag asks for (for every engine that keeps
-// Simplified and Traditional names apart).
+// which script of Chinese a request's tag asks for (for every engine that keeps Simplified
+// and Traditional names apart), and which language a withdrawn ISO 639 code ("iw") means.
 package locale
 
 import "strings"
@@ -91,4 +91,25 @@ func HasSubtag(s, want string) bool {
 		}
 	}
 	return false
+}
+
+// deprecatedLanguages maps the ISO 639 codes that were withdrawn and replaced to their
+// replacements (CLDR's languageAlias): clients still send "iw" for Hebrew, as Java's
+// Locale did until 2023.
+var deprecatedLanguages = map[string]string{"iw": "he", "in": "id", "ji": "yi", "jw": "jv", "mo": "ro"}
+
+// Canonical returns tag with a withdrawn ISO 639 language code replaced by its successor
+// ("iw-IL" → "he-IL"), matched case-insensitively; any other tag is returned as it is.
+func Canonical(tag string) string {
+	n := strings.IndexAny(tag, "-_")
+	if n < 0 {
+		n = len(tag)
+	}
+	if n != 2 {
+		return tag
+	}
+	if to, ok := deprecatedLanguages[strings.ToLower(tag[:2])]; ok {
+		return to + tag[2:]
+	}
+	return tag
 }

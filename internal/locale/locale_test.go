@@ -64,3 +64,14 @@ func TestHasSubtag(t *testing.T) {
 		}
 	}
 }
+
+func TestCanonical(t *testing.T) {
+	for in, want := range map[string]string{
+		"iw": "he", "IW-il": "he-il", "iw_IL": "he_IL", "in": "id", "ji": "yi", "jw": "jv", "mo-MD": "ro-MD",
+		"he": "he", "en-US": "en-US", "": "", "iwa": "iwa", "i": "i", "in-": "id-", "default": "default",
+	} {
+		if got := Canonical(in); got != want {
+			t.Errorf("Canonical(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -3,7 +3,6 @@ package api
 import (
 	"net/http"
 
-	"github.com/ipatlas/ipatlas/internal/ipgeo"
 	"github.com/ipatlas/ipatlas/internal/quota"
 	"github.com/ipatlas/ipatlas/internal/risk"
 )
@@ -74,16 +73,10 @@ func (s *Server) countryByIP(w http.ResponseWriter, r *http.Request) error {
 	if !hasPlace && !hasNet {
 		return notFound("No valid entry was found for the IP address %s.", a)
 	}
+	ci, hasCountry := v.indexOf(place.Country.Code)
 	bp := bufPool.Get().(*[]byte)
-	b := append((*bp)[:0], `{"ip":"`...)
-	b = append(a.AppendTo(b), '"')
-	b = ipStr(b, `,"localityLanguageRequested":`, geoRequestedLang(r))
-	b = ipBool(b, `,"isReachableGlobally":`, net.IsReachableGlobally)
-	if ci, ok := v.indexOf(place.Country.Code); ok {
-		b = v.appendCountry(ipKey(b, `,"country":`), ci, v.resolvedLang(r))
-	}
-	b = append(ipgeo.AppendUTCTime(ipKey(b, `,"lastUpdated":"`), v.snap.IPGeo.BuildTime()), '"', '}')
-	writeJSONPooled(w, bp, b)
+	b := geoAppendHead((*bp)[:0], v, a, geoRequestedLang(r), net.IsReachableGlobally, ci, hasCountry, v.resolvedLang(r))
+	writeJSONPooled(w, bp, append(geoAppendLastUpdated(b, v.snap.IPGeo), '}'))
 	return nil
 }
 

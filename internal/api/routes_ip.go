@@ -164,25 +164,12 @@ func geoAppendBody(b []byte, v *countryView, a netip.Addr, requested, lang strin
 		}
 	}
 
-	b = append(b, '{')
-	b = ipKey(b, `"ip":`)
-	b = append(b, '"')
-	b = a.AppendTo(b)
-	b = append(b, '"')
-	b = ipStr(b, `,"localityLanguageRequested":`, requested)
-	b = ipBool(b, `,"isReachableGlobally":`, net.IsReachableGlobally)
-	if hasCountry {
-		b = ipKey(b, `,"country":`)
-		b = v.appendCountry(b, ci, lang)
-	}
+	b = geoAppendHead(b, v, a, requested, net.IsReachableGlobally, ci, hasCountry, lang)
 	if hasPlace && place.Placed() {
 		b = ipKey(b, `,"location":`)
 		b = geoAppendLocation(b, v, &place, ci, hasCountry, nameLang, at, hasRef)
 	}
-	b = ipKey(b, `,"lastUpdated":`)
-	b = append(b, '"')
-	b = ipgeo.AppendUTCTime(b, snap.IPGeo.BuildTime())
-	b = append(b, '"')
+	b = geoAppendLastUpdated(b, snap.IPGeo)
 	b = ipKey(b, `,"network":`)
 	netAt := len(b)
 	// Under "default" the network's country names follow the geolocated country too, so that
@@ -200,6 +187,26 @@ func geoAppendBody(b []byte, v *countryView, a netip.Addr, requested, lang strin
 		}
 	}
 	return append(b, '}'), true
+}
+
+// geoAppendHead opens a geolocation answer (and country-by-ip's) with its first members:
+// ip, localityLanguageRequested, isReachableGlobally and, when hasCountry, the country i in
+// lang.
+func geoAppendHead(b []byte, v *countryView, a netip.Addr, requested string, reachable bool, i int, hasCountry bool, lang string) []byte {
+	b = append(b, `{"ip":"`...)
+	b = append(a.AppendTo(b), '"')
+	b = ipStr(b, `,"localityLanguageRequested":`, requested)
+	b = ipBool(b, `,"isReachableGlobally":`, reachable)
+	if hasCountry {
+		b = v.appendCountry(ipKey(b, `,"country":`), i, lang)
+	}
+	return b
+}
+
+// geoAppendLastUpdated appends the lastUpdated member: when the geolocation data was built.
+func geoAppendLastUpdated(b []byte, db *ipgeo.DB) []byte {
+	b = ipKey(b, `,"lastUpdated":"`)
+	return append(ipgeo.AppendUTCTime(b, db.BuildTime()), '"')
 }
 
 // geoParts says which of the optional parts a geolocation answer has.

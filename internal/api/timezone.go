@@ -38,10 +38,7 @@ func (s *Server) timeZoneInfo(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	lang := v.resolvedLang(r)
-	if strings.EqualFold(lang, "default") {
-		lang = "en"
-	}
+	lang := v.placeLang(0, false, v.resolvedLang(r)) // a zone has no country: "default" is English
 	return writeTimeZone(w, r, v.snap.IPGeo, id, lang, "No time zone with the id %s is known: use an IANA id such as Australia/Sydney (case matters).", quoteInput(id))
 }
 
@@ -86,7 +83,7 @@ func (s *Server) timeZoneByLocation(w http.ResponseWriter, r *http.Request) erro
 func writeTimeZone(w http.ResponseWriter, r *http.Request, db *ipgeo.DB, id, lang, missing string, args ...any) error {
 	at, hasRef := geoInstant(r)
 	tz, ok := db.TimeZone(id, at, lang)
-	if id == "" || !ok {
+	if !ok {
 		return notFound(missing, args...)
 	}
 	bp := bufPool.Get().(*[]byte)

@@ -34,9 +34,10 @@ func main() {
 	warmup := flag.Duration("warmup", 500*time.Millisecond, "unmeasured load per endpoint before the first round")
 	only := flag.String("only", "", "comma-separated endpoint names to load (the baseline always runs)")
 	store := flag.String("store", "", "account store URL for the server (default: a new SQLite file)")
+	serveArgs := flag.String("serve-args", "", "more space-separated arguments for ipatlas serve, e.g. \"--admin-addr 127.0.0.1:6061\" to profile the server under load through /debug/pprof")
 	flag.Parse()
 	opt := loadtest.Options{Concurrency: *concurrency, Duration: *duration, MaxRequests: *maxRequests, Rounds: *rounds, Warmup: *warmup}
-	if err := run(*bin, *data, *store, *only, opt); err != nil {
+	if err := run(*bin, *data, *store, *only, strings.Fields(*serveArgs), opt); err != nil {
 		fmt.Fprintln(os.Stderr, "loadtest:", err)
 		os.Exit(1)
 	}
@@ -44,7 +45,7 @@ func main() {
 
 var listenRE = regexp.MustCompile(`msg=listening addr=(\S+) role=api `)
 
-func run(bin, data, store, only string, opt loadtest.Options) error {
+func run(bin, data, store, only string, serveArgs []string, opt loadtest.Options) error {
 	dir, err := os.MkdirTemp("", "ipatlas-loadtest")
 	if err != nil {
 		return err
@@ -66,8 +67,9 @@ func run(bin, data, store, only string, opt loadtest.Options) error {
 	}
 	key := strings.TrimSpace(string(out))
 
-	srv := exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--data", data, "--store", store,
-		"--load-test-endpoint", "--reload-interval", "0")
+	args := append([]string{"serve", "--addr", "127.0.0.1:0", "--data", data, "--store", store,
+		"--load-test-endpoint", "--reload-interval", "0"}, serveArgs...)
+	srv := exec.Command(bin, args...)
 	stderr, err := srv.StderrPipe()
 	if err != nil {
 		return err

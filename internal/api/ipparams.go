@@ -89,8 +89,9 @@ func parseCIDRParam(s string) (netip.Prefix, bool) {
 	return p.Masked(), true
 }
 
-// parseASNParam parses an AS number written as "15169", "AS15169" or "ASN15169" (any case).
-// AS 0 is reserved and never announced, so it is refused.
+// parseASNParam parses an AS number written as "15169", "AS15169" or "ASN15169" (any case),
+// 0 to 4294967295. AS 0 is well formed, so it is not refused here: like the other reserved
+// numbers it is a 404 (no public network has it), not a malformed request.
 func parseASNParam(s string) (uint32, bool) {
 	s = strings.TrimSpace(s)
 	if len(s) >= 3 && strings.EqualFold(s[:3], "asn") {
@@ -102,7 +103,7 @@ func parseASNParam(s string) (uint32, bool) {
 		return 0, false
 	}
 	n, err := strconv.ParseUint(s, 10, 32)
-	if err != nil || n == 0 {
+	if err != nil {
 		return 0, false
 	}
 	return uint32(n), true

@@ -185,7 +185,7 @@ func asnFromParam(r *http.Request) (uint32, error) {
 	}
 	asn, ok := parseASNParam(raw)
 	if !ok {
-		return 0, badRequest("The asn parameter %s is not an AS number: use 13335, AS13335 or ASN13335 (1 to 4294967295).", quoteInput(raw))
+		return 0, badRequest("The asn parameter %s is not an AS number: use 13335, AS13335 or ASN13335 (0 to 4294967295).", quoteInput(raw))
 	}
 	return asn, nil
 }

@@ -286,8 +286,16 @@ func TestASNInfoTransitToReal(t *testing.T) {
 			t.Errorf("AS%s: %q does not say it is a private-use number", asn, d)
 		}
 	}
+	// AS 0 is well formed and reserved: a 404 like the other reserved numbers, not a 400.
+	for _, asn := range []string{"0", "AS0", "asn0"} {
+		m := ipGetJSON(t, s, "/data/asn-info-transit-to?key=good&asn="+asn, 404)
+		if d, _ := m["description"].(string); !strings.Contains(d, "RFC 7607") {
+			t.Errorf("%s: %q does not say AS0 is reserved", asn, d)
+		}
+	}
 	ipGetJSON(t, s, "/data/asn-info-transit-to?key=good", 400)
 	ipGetJSON(t, s, "/data/asn-info-transit-to?key=good&asn=ASX1", 400)
+	ipGetJSON(t, s, "/data/asn-info-transit-to?key=good&asn=4294967296", 400)
 	ipGetJSON(t, s, "/data/asn-info-transit-to?key=good&asn=13335&batchSize=51", 400)
 	ipGetJSON(t, s, "/data/asn-info-transit-to?key=good&asn=13335&offset=-1", 400)
 	m := ipGetJSON(t, s, "/data/asn-info-transit-to?key=good&asn=3356&batchSize=50", 200)

@@ -21,14 +21,16 @@
 //     status only) and special-purpose registries (registry "IANA", status "reserved").
 //     Where the answering block has no country, the network's registered_country from
 //     GeoLite2-Country is used.
-//   - isBogon: IANA's special-purpose blocks that are not globally reachable, IANA's reserved
-//     space (IPv4 /8s, IPv6 outside the blocks allocated to registries), blocks the RIR files
-//     list as available or reserved, and Team Cymru's full bogons, less the special-purpose
-//     blocks that are globally reachable.
+//   - isBogon: IANA's special-purpose blocks that are not globally reachable and IANA's
+//     reserved space (IPv4 /8s, IPv6 outside the blocks allocated to registries); within
+//     the rest, free space as the newest source says: the blocks the RIR files list as
+//     available and Team Cymru's full bogons, unless a newer RIR file allocated the block or
+//     GeoLite2-ASN, newer than both, has a network announced there (see freshness.go).
 //   - viaCarriers, transitTo: AS paths of MRT dumps (see asPaths); empty without them.
 //   - AS organisation: GeoLite2-ASN; the names list's long name where GeoLite2 has none.
 //     AS name (handle): the names list. AS registry, country and registration date: RIR
-//     files, else the names list's country and IANA's AS-block table for the registry.
+//     files, else the names list's country, and for the registry the RIR whose file lists
+//     the AS as available or reserved (assigned since), else IANA's AS-block table.
 //     registrationLastChange has no source and stays empty.
 package netinfobuild
 
@@ -76,10 +78,8 @@ const (
 	prioRIRUsed     = 4 // allocated, assigned
 
 	prioBogonIANA    = 0
-	prioBogonRIR     = 1
-	prioBogonCymru   = 2
-	prioBogonRIRUsed = 3 // an RIR's allocation beats an older full-bogon list
-	prioBogonSpecial = 4
+	prioBogonDated   = 1 // the newest of the RIR files, the full bogons and the announcements
+	prioBogonSpecial = 2
 )
 
 // Build reads the sources and returns the netinfo section payload. It fails if geolite2 is
@@ -146,15 +146,16 @@ func input(ctx context.Context, src build.Sources, rep reporter) (netinfo.Input,
 	addIANA(&in, facts)
 
 	// RIR statistics.
-	var asnRows []asnRow
+	var asnRows, asnPools []asnRow
+	var verdicts []verdict // on free and used space, resolved by date below
 	if fsys, ok := src.Source(srcRIR); ok {
 		d, err := parseRIRDelegated(fsys)
 		if err != nil {
 			return in, fmt.Errorf("netinfobuild: %s: %w", srcRIR, err)
 		}
 		in.Sources.RIRStats = true
-		addRIR(&in, d)
-		asnRows = d.ASNs
+		verdicts = addRIR(&in, d)
+		asnRows, asnPools = d.ASNs, d.ASNPools
 		for _, f := range d.Files {
 			rep.Count(srcRIR, f.Registry+" records", f.Records)
 			if f.Skipped > 0 {
@@ -177,9 +178,7 @@ func input(ctx context.Context, src build.Sources, rep reporter) (netinfo.Input,
 			return in, fmt.Errorf("netinfobuild: %s: %w", srcFullBogons, err)
 		}
 		in.Sources.FullBogons = true
-		for _, p := range fb.Prefixes {
-			in.Bogons = append(in.Bogons, netinfo.BogonBlock{First: p.Addr(), Last: lastAddr(p), Bogon: true, Priority: prioBogonCymru})
-		}
+		verdicts = append(verdicts, fullBogonVerdicts(fb, facts)...)
 		rep.Count(srcFullBogons, "prefixes", len(fb.Prefixes))
 		rep.DataDate(srcFullBogons, fb.Updated)
 		if fb.Skipped > 0 {
@@ -230,6 +229,9 @@ func input(ctx context.Context, src build.Sources, rep reporter) (netinfo.Input,
 		return in, fmt.Errorf("netinfobuild: %w", err)
 	}
 	rep.Count(srcGeoLite, "networks", nets)
+	if spared := resolveBogons(&in, verdicts, facts, asnDB.Built); spared > 0 {
+		rep.Warnf(srcGeoLite, "%d announced networks lie in space that an older RIR file or full-bogon list calls free; taken as allocated since, they are not bogons", spared)
+	}
 	if in.Sources.ASPaths {
 		matched := 0
 		for _, n := range in.Networks {
@@ -239,7 +241,7 @@ func input(ctx context.Context, src build.Sources, rep reporter) (netinfo.Input,
 		}
 		rep.Count(srcMRT, "networks with via carriers", matched)
 	}
-	in.ASes = asRecords(in.Networks, asnDB, names, asnRows, facts.ASNs, paths)
+	in.ASes = asRecords(in.Networks, asnDB, names, asnRows, poolBlocks(asnPools), slices.Clone(facts.ASNs), paths)
 	rep.Count(srcGeoLite, "ASes", countASNs(asnDB))
 	return in, nil
 }
@@ -261,19 +263,84 @@ func addIANA(in *netinfo.Input, f iana.Facts) {
 	}
 }
 
-// addRIR adds the RIR blocks; available and reserved ones are bogons, allocated and
-// assigned ones are not (a full-bogon list older than the RIR file may still list them).
-func addRIR(in *netinfo.Input, d rirData) {
+// addRIR adds the RIR blocks to in's registry and returns their verdicts, dated by their
+// files: available blocks are free space, allocated, assigned and reserved ones are not.
+func addRIR(in *netinfo.Input, d rirData) []verdict {
+	vs := make([]verdict, 0, len(d.Blocks))
 	for _, b := range d.Blocks {
 		prio := uint8(prioRIRUsed)
 		if b.Status == "available" || b.Status == "reserved" {
 			prio = prioRIRFree
-			in.Bogons = append(in.Bogons, netinfo.BogonBlock{First: b.First, Last: b.Last, Bogon: true, Priority: prioBogonRIR})
-		} else {
-			in.Bogons = append(in.Bogons, netinfo.BogonBlock{First: b.First, Last: b.Last, Bogon: false, Priority: prioBogonRIRUsed})
 		}
 		in.Registry = append(in.Registry, netinfo.RegistryBlock{First: b.First, Last: b.Last, Registry: b.Registry, Status: b.Status, Country: b.Country, Priority: prio})
+		vs = append(vs, verdict{first: b.First, last: b.Last, bogon: b.Status == "available", date: b.FileDate, kind: kindRIR})
 	}
+	return vs
+}
+
+// fullBogonVerdicts returns the verdicts of a full-bogon list: its prefixes are free, and,
+// since the list is meant to be complete, the rest of the space IANA gave out is in use.
+func fullBogonVerdicts(fb fullBogons, facts iana.Facts) []verdict {
+	date := fb.Updated.UTC().Format(time.DateOnly)
+	vs := make([]verdict, 0, len(fb.Prefixes)+len(facts.Space))
+	for _, p := range fb.Prefixes {
+		vs = append(vs, verdict{first: p.Addr(), last: lastAddr(p), bogon: true, date: date, kind: kindFullBogons})
+	}
+	for _, s := range facts.Space {
+		if !s.Bogon {
+			vs = append(vs, verdict{first: s.Prefix.Addr(), last: lastAddr(s.Prefix), date: date, kind: kindFullBogons})
+		}
+	}
+	return vs
+}
+
+// resolveBogons adds to in the bogon blocks that the dated verdicts and in's networks,
+// announced as of routed, decide (IANA's own are added by addIANA), and returns how many
+// networks older lists would have made bogons.
+func resolveBogons(in *netinfo.Input, verdicts []verdict, facts iana.Facts, routed time.Time) (spared int) {
+	verdicts = append(verdicts, routedVerdicts(in.Networks, verdicts, ianaBogon(facts), routed.UTC().Format(time.DateOnly))...)
+	dated, spared := newestVerdicts(verdicts, prioBogonDated)
+	in.Bogons = append(in.Bogons, dated...)
+	return spared
+}
+
+// ianaBogon returns a test of whether a prefix is a bogon whatever the lists say, which an
+// announcement does not make usable: the most specific of IANA's address-space blocks
+// holding it is reserved (2000::/3 is, around the blocks IANA allocated to registries), or
+// it overlaps a special-purpose block that is not globally reachable.
+func ianaBogon(facts iana.Facts) func(netip.Prefix) bool {
+	space := map[netip.Prefix]bool{}
+	for _, s := range facts.Space {
+		space[s.Prefix.Masked()] = space[s.Prefix.Masked()] || s.Bogon
+	}
+	var special [][2]netip.Addr
+	for _, s := range facts.Special {
+		if !s.Reachable && !s.Prefix.Addr().Is4In6() {
+			special = append(special, [2]netip.Addr{s.Prefix.Addr(), lastAddr(s.Prefix)})
+		}
+	}
+	specials := rangesOf(special)
+	return func(p netip.Prefix) bool {
+		if specials.overlaps(p.Addr(), lastAddr(p)) {
+			return true
+		}
+		for bits := p.Bits(); bits >= 0; bits-- {
+			if bogon, ok := space[netip.PrefixFrom(p.Addr(), bits).Masked()]; ok {
+				return bogon
+			}
+		}
+		return false
+	}
+}
+
+// poolBlocks returns the AS blocks an RIR holds but has not handed out, as IANA's blocks
+// are given: they name the registry of an AS the RIR assigned after its file was written.
+func poolBlocks(rows []asnRow) []iana.ASNBlock {
+	out := make([]iana.ASNBlock, len(rows))
+	for i, r := range rows {
+		out[i] = iana.ASNBlock{First: r.First, Last: r.Last, Registry: r.Registry}
+	}
+	return out
 }
 
 // addNetworks adds the GeoLite2 networks with their registered country and, from the AS
@@ -343,7 +410,7 @@ func mrtPrefixes(paths *asPaths) func(netip.Prefix) (netip.Prefix, bool) {
 
 // asRecords joins what the sources say about each AS: every AS that originates a network,
 // is named, has an RIR record or appears on an AS path.
-func asRecords(nets []netinfo.Announced, asnDB asnDB, names asNames, rows []asnRow, blocks []iana.ASNBlock, paths *asPaths) []netinfo.ASRecord {
+func asRecords(nets []netinfo.Announced, asnDB asnDB, names asNames, rows []asnRow, pools, blocks []iana.ASNBlock, paths *asPaths) []netinfo.ASRecord {
 	recs := map[uint32]*netinfo.ASRecord{}
 	get := func(asn uint32) *netinfo.ASRecord {
 		r := recs[asn]
@@ -388,23 +455,15 @@ func asRecords(nets []netinfo.Announced, asnDB asnDB, names asNames, rows []asnR
 			get(a)
 		}
 	}
-	// The registry IANA gave the AS's block, where no RIR file names it.
-	slices.SortFunc(blocks, func(a, b iana.ASNBlock) int { return cmp.Compare(a.First, b.First) })
+	// Where no RIR file assigned the AS: the registry whose pool holds it (an RIR file's
+	// available or reserved rows, for an AS assigned after the file was written), else
+	// the one IANA gave its block to.
+	slices.SortFunc(pools, compareASNBlocks)
+	slices.SortFunc(blocks, compareASNBlocks)
 	out := make([]netinfo.ASRecord, 0, len(recs))
 	for _, r := range recs {
 		if r.Registry == "" {
-			i, _ := slices.BinarySearchFunc(blocks, r.ASN, func(b iana.ASNBlock, asn uint32) int {
-				switch {
-				case b.Last < asn:
-					return -1
-				case b.First > asn:
-					return 1
-				}
-				return 0
-			})
-			if i < len(blocks) && blocks[i].First <= r.ASN && r.ASN <= blocks[i].Last {
-				r.Registry = blocks[i].Registry
-			}
+			r.Registry = cmp.Or(blockRegistry(pools, r.ASN), blockRegistry(blocks, r.ASN))
 		}
 		out = append(out, *r)
 	}
@@ -418,6 +477,26 @@ func countASNs(db asnDB) int {
 		seen[n.ASN] = true
 	}
 	return len(seen)
+}
+
+func compareASNBlocks(a, b iana.ASNBlock) int { return cmp.Compare(a.First, b.First) }
+
+// blockRegistry returns the registry of the block holding asn among disjoint blocks sorted
+// by First, or "".
+func blockRegistry(blocks []iana.ASNBlock, asn uint32) string {
+	i, _ := slices.BinarySearchFunc(blocks, asn, func(b iana.ASNBlock, asn uint32) int {
+		switch {
+		case b.Last < asn:
+			return -1
+		case b.First > asn:
+			return 1
+		}
+		return 0
+	})
+	if i < len(blocks) && blocks[i].First <= asn && asn <= blocks[i].Last {
+		return blocks[i].Registry
+	}
+	return ""
 }
 
 // lastAddr returns the last address of p.

@@ -58,6 +58,9 @@ type rirData struct {
 	Files  []rirFile
 	Blocks []rirBlock
 	ASNs   []asnRow
+	// ASNPools are the AS blocks the files list as available or reserved: the RIR holds
+	// them, has not handed them out (as of the file), and has no country or date for them.
+	ASNPools []asnRow
 }
 
 // rirBlock is an address block of an RIR file.
@@ -66,6 +69,7 @@ type rirBlock struct {
 	Registry    string // API name
 	Status      string // allocated, assigned, available or reserved
 	Country     string
+	FileDate    string // the data date of the block's file, "yyyy-mm-dd" or ""
 }
 
 // parseRIRDelegated reads every RIR statistics file in fsys (base name delegated-*), except
@@ -108,10 +112,12 @@ func parseRIRDelegated(fsys fs.FS) (rirData, error) {
 			if r.Type == "asn" {
 				if r.Status == "allocated" || r.Status == "assigned" {
 					out.ASNs = append(out.ASNs, asnRow{r.FirstASN, r.LastASN, reg, r.Country, r.Date})
+				} else {
+					out.ASNPools = append(out.ASNPools, asnRow{First: r.FirstASN, Last: r.LastASN, Registry: reg})
 				}
 				continue
 			}
-			out.Blocks = append(out.Blocks, rirBlock{r.First, r.Last, reg, r.Status, r.Country})
+			out.Blocks = append(out.Blocks, rirBlock{r.First, r.Last, reg, r.Status, r.Country, info.Date})
 		}
 		out.Files = append(out.Files, info)
 	}

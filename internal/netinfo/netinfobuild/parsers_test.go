@@ -12,8 +12,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
-
-	"github.com/ipatlas/ipatlas/internal/netinfo"
 )
 
 var cmpNetip = cmpopts.EquateComparable(netip.Addr{}, netip.Prefix{})
@@ -30,17 +28,18 @@ func TestParseRIRDelegated(t *testing.T) {
 			{Name: "delegated-apnic-20260618", Registry: "apnic", Date: "2026-06-18", Records: 3},
 		},
 		Blocks: []rirBlock{
-			{a("41.0.0.0"), a("41.31.255.255"), "AFRINIC", "allocated", "ZA"},
-			{a("41.57.112.0"), a("41.57.119.255"), "AFRINIC", "reserved", ""},
-			{a("2001:4200::"), a("2001:4200:ffff:ffff:ffff:ffff:ffff:ffff"), "AFRINIC", "allocated", "ZA"},
-			{a("2c0f:fff8::"), a("2c0f:ffff:ffff:ffff:ffff:ffff:ffff:ffff"), "AFRINIC", "available", ""},
-			{a("1.1.1.0"), a("1.1.1.255"), "APNIC", "assigned", "AU"},
+			{a("41.0.0.0"), a("41.31.255.255"), "AFRINIC", "allocated", "ZA", "2026-08-21"},
+			{a("41.57.112.0"), a("41.57.119.255"), "AFRINIC", "reserved", "", "2026-08-21"},
+			{a("2001:4200::"), a("2001:4200:ffff:ffff:ffff:ffff:ffff:ffff"), "AFRINIC", "allocated", "ZA", "2026-08-21"},
+			{a("2c0f:fff8::"), a("2c0f:ffff:ffff:ffff:ffff:ffff:ffff:ffff"), "AFRINIC", "available", "", "2026-08-21"},
+			{a("1.1.1.0"), a("1.1.1.255"), "APNIC", "assigned", "AU", "2026-06-18"},
 		},
 		ASNs: []asnRow{
 			{36994, 36994, "AFRINIC", "ZA", "2006-03-24"},
 			{173, 173, "APNIC", "JP", "2002-08-01"},
 			{2500, 2501, "APNIC", "JP", "2002-08-01"},
 		},
+		ASNPools: []asnRow{{First: 37000, Last: 37002, Registry: "AFRINIC"}},
 	}
 	if diff := cmp.Diff(want, got, cmpNetip); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
@@ -180,32 +179,4 @@ func FuzzMRT(f *testing.F) {
 			}
 		})
 	})
-}
-
-// TestAddRIRBeatsOlderBogons checks that a block an RIR file allocated is not bogon where
-// an older full-bogon list still lists it, as Team Cymru's 102.192.0.0/12 of 2024-03-10
-// holds AFRINIC's 102.203.16.0/22, allocated 2026-02-26.
-func TestAddRIRBeatsOlderBogons(t *testing.T) {
-	a := netip.MustParseAddr
-	in := netinfo.Input{Bogons: []netinfo.BogonBlock{
-		{First: a("102.192.0.0"), Last: a("102.207.255.255"), Bogon: true, Priority: prioBogonCymru},
-		{First: a("102.203.16.0"), Last: a("102.203.19.255"), Bogon: true, Priority: prioBogonCymru}, // the same piece
-	}}
-	addRIR(&in, rirData{Blocks: []rirBlock{
-		{First: a("102.203.16.0"), Last: a("102.203.19.255"), Registry: "AFRINIC", Status: "allocated", Country: "ZA"},
-		{First: a("102.203.20.0"), Last: a("102.203.23.255"), Registry: "AFRINIC", Status: "available"},
-	}})
-	b, err := netinfo.Encode(in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	db, err := netinfo.Decode(b)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for addr, want := range map[string]bool{"102.203.16.1": false, "102.203.20.1": true, "102.204.0.1": true} {
-		if n, _ := db.Lookup(a(addr)); n.IsBogon != want {
-			t.Errorf("%s: %+v, want bogon %v", addr, n, want)
-		}
-	}
 }

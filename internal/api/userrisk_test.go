@@ -108,10 +108,10 @@ func TestUserRiskFromLists(t *testing.T) {
 		{"tor/doodad-exit-nodes.txt", nil, "High"},
 		{"tor/doodad-guard-nodes.txt", nil, "High"},
 		{"tor/doodad-relay-nodes.txt", nil, "High"},
-		{"tor/exit-addresses-20240312.txt", func(f []string) bool { return f[0] == "ExitAddress" }, "High"},
+		// The mirror's exit lists of 2024 (exit-addresses, torbulkexitlist) are superseded by
+		// the exit lists of 2026, so the build does not use them (riskbuild.dropSuperseded).
 		{"tor/onionoo-all-relays.csv", nil, "High"},
 		{"tor/onionoo-exits.csv", nil, "High"},
-		{"tor/torbulkexitlist-20240312.txt", nil, "High"},
 		{"spamhaus-drop/drop-20250117.txt", nil, "High"},
 		{"spamhaus-drop/dropv6-20250117.txt", nil, "High"},
 		{"ipsum/ipsum.txt", atLeast3, "High"},

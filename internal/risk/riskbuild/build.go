@@ -145,8 +145,37 @@ func gather(ctx context.Context, src build.Sources, rep reporter) (risk.Data, er
 	if len(d.Lists) == 0 && len(d.ASNLists) == 0 {
 		rep.Warnf(SectionName, "no risk lists available; user risk rates on network facts alone (bogon, reachability)")
 	}
+	d.Lists = dropSuperseded(d.Lists, rep)
 	warnStale(d, rep)
 	return d, nil
+}
+
+// supersededKinds are the kinds each of whose lists is the whole set as of its date (the
+// Tor network's exits, or all its relays), so that an address missing from a newer list
+// has left the set.
+var supersededKinds = []risk.Kind{risk.KindTorExit, risk.KindTorRelay}
+
+// dropSuperseded removes the lists of supersededKinds that are more than staleAfter older
+// than the newest list of their kind, and names each in a warning: an address only they
+// hold (the shared mirror's Tor exit lists of 2024-03 hold 561 that the lists of 2026 do
+// not) left the Tor network long ago, and would otherwise be rated High risk as a Tor exit.
+func dropSuperseded(lists []risk.List, rep reporter) []risk.List {
+	newest := map[risk.Kind]risk.List{}
+	for _, l := range lists {
+		if slices.Contains(supersededKinds, l.Kind) && l.Date.After(newest[l.Kind].Date) {
+			newest[l.Kind] = l
+		}
+	}
+	return slices.DeleteFunc(lists, func(l risk.List) bool {
+		n, ok := newest[l.Kind]
+		if !ok || l.Date.IsZero() || n.Date.Sub(l.Date) <= staleAfter {
+			return false
+		}
+		source, _, _ := strings.Cut(l.Name, "/")
+		rep.Warnf(source, "list %s (%s) is not used: %s lists the same %s relays and is more than a year newer (%s)",
+			l.Name, l.Date.Format(time.DateOnly), n.Name, l.Kind, n.Date.Format(time.DateOnly))
+		return true
+	})
 }
 
 // folder is one available source with what every reader needs.

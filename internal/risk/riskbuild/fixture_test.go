@@ -193,7 +193,7 @@ func TestFixtureBuild(t *testing.T) {
 	if !md.BuildTime.Equal(day(2026, 8, 22).Add(time.Hour + 29*time.Second)) {
 		t.Errorf("BuildTime = %v, want ipsum's 2026-08-22 01:00:29", md.BuildTime)
 	}
-	for _, w := range []string{"list tor/exit-addresses is dated 2024-03-12", "list ipcat-datacenters is dated 2019-02-20",
+	for _, w := range []string{"list tor/exit-addresses (2024-03-12) is not used: tor/onionoo-exits", "list ipcat-datacenters is dated 2019-02-20",
 		"list spamhaus-drop is dated 2025-01-17"} {
 		if !slices.ContainsFunc(warnings, func(s string) bool { return strings.Contains(s, w) }) {
 			t.Errorf("no warning %q in %q", w, warnings)
@@ -208,7 +208,8 @@ func TestFixtureBuild(t *testing.T) {
 		risk  risk.Risk
 		check func(risk.Hazards) bool
 	}{
-		{"185.241.208.232", ok, risk.High, func(h risk.Hazards) bool { return h.IsKnownAsTorExit }},        // exit-addresses
+		{"204.137.14.106", ok, risk.High, func(h risk.Hazards) bool { return h.IsKnownAsTorExit }},         // onionoo exits
+		{"185.241.208.232", ok, risk.Low, func(h risk.Hazards) bool { return !h.IsKnownAsTorExit }},        // only on the 2024 exit lists, superseded
 		{"2a0a:4cc0:c1:2aac::1", ok, risk.High, func(h risk.Hazards) bool { return h.IsKnownAsTorServer }}, // onionoo relays, IPv6
 		{"2.26.157.9", ok, risk.Moderate, func(h risk.Hazards) bool { return h.IsKnownAsVpn }},             // x4bnet vpn 2.26.157.0/24
 		{"1.12.3.4", ok, risk.Moderate, func(h risk.Hazards) bool { return h.IsKnownAsDatacenter }},        // x4bnet datacenter 1.12.0.0/14

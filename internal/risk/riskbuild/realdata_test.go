@@ -208,7 +208,7 @@ func TestRealListAddresses(t *testing.T) {
 	if missed*20 > len(r.d.Lists) {
 		t.Errorf("%d of %d lists got no exact rating check", missed, len(r.d.Lists))
 	}
-	for _, name := range []string{"tor/exit-addresses", "tor/onionoo-relays", "x4bnet-lists-vpn/vpn", "x4bnet-lists-vpn/datacenter",
+	for _, name := range []string{"tor/onionoo-exits", "tor/onionoo-relays", "x4bnet-lists-vpn/vpn", "x4bnet-lists-vpn/datacenter",
 		"cloud-ipranges/amazon", "cloud-ipranges/apple-proxy", "cloud-ipranges/protonvpn", "ipsum", "spamhaus-drop"} {
 		if !slices.ContainsFunc(r.d.Lists, func(l risk.List) bool { return l.Name == name }) {
 			t.Errorf("no list %s", name)

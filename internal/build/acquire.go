@@ -41,6 +41,11 @@ func (u *updater) acquireFrom(ctx context.Context, src Source) acquired {
 	pin := src.Fetch.Pin()
 	a := acquired{status: StatusOK, how: "-", origin: pin.Origin, version: pin.Version}
 
+	// Data compiled into the binary is always there and always the pinned version: a mirror
+	// or a cache could only stand in for it with something else.
+	if m, ok := src.Fetch.(GoModule); ok {
+		return fromModule(m, a)
+	}
 	if u.opt.MirrorDir != "" {
 		dir := filepath.Join(u.opt.MirrorDir, src.Name)
 		if fi, err := os.Stat(dir); err == nil && fi.IsDir() {
@@ -106,6 +111,19 @@ func (u *updater) fromMirror(src Source, dir string, a acquired) acquired {
 	}
 	a.fsys, a.size = fsys, size
 	a.note = "Read from a mirror folder (tree sha256 " + digest + ")."
+	return a
+}
+
+// fromModule uses the files a Go module compiled into the binary.
+func fromModule(m GoModule, a acquired) acquired {
+	fsys := m.tree()
+	digest, size, err := treeDigest(fsys)
+	if err != nil {
+		a.status, a.err = StatusError, fmt.Errorf("go module %s: %w", m.Path, err)
+		return a
+	}
+	a.how, a.fsys, a.size = "binary", fsys, size
+	a.note = "Compiled into the binary (tree sha256 " + digest + ")."
 	return a
 }
 

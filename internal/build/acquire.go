@@ -96,7 +96,9 @@ func (u *updater) acquireFrom(ctx context.Context, src Source) acquired {
 // fromMirror uses dir, the source's mirror folder, in place.
 func (u *updater) fromMirror(src Source, dir string, a acquired) acquired {
 	fsys := os.DirFS(dir)
-	a.how, a.origin = "mirror", "mirror "+filepath.Clean(u.opt.MirrorDir)
+	// The mirror's path is not recorded: the tree digest in the note says what was read,
+	// and the same trees under another path must give the same snapshot.
+	a.how, a.origin = "mirror", "mirror"
 	// A mirror folder standing in for a pinned package must hold that package version.
 	if c, ok := src.Fetch.(interface{ CheckTree(fs.FS) error }); ok {
 		if err := c.CheckTree(fsys); err != nil {

@@ -172,7 +172,7 @@ func TestUpdateMirrorBeatsNetwork(t *testing.T) {
 		t.Errorf("alpha fetched %d times though the mirror has it", got)
 	}
 	alpha := sourceInfo(t, res.Metadata, "alpha")
-	if alpha.Status != StatusOK || alpha.Origin != "mirror "+opt.MirrorDir || alpha.Version != "1.0.0" ||
+	if alpha.Status != StatusOK || alpha.Origin != "mirror" || alpha.Version != "1.0.0" ||
 		alpha.SHA256 != "" || !strings.Contains(alpha.Note, "tree sha256 ") {
 		t.Errorf("alpha from mirror: %+v", alpha)
 	}
@@ -181,6 +181,23 @@ func TestUpdateMirrorBeatsNetwork(t *testing.T) {
 	}
 	if want := time.Date(2026, 5, 1, 0, 0, 0, 0, time.UTC); !res.Metadata.BuildTime.Equal(want) {
 		t.Errorf("BuildTime = %v, want %v", res.Metadata.BuildTime, want)
+	}
+}
+
+// TestUpdateMirrorPathNotRecorded: the same mirror trees under two paths give the same
+// snapshot bytes (the tree digests, not the path, say what was read).
+func TestUpdateMirrorPathNotRecorded(t *testing.T) {
+	var snaps [][]byte
+	for _, mirror := range []string{t.TempDir(), filepath.Join(t.TempDir(), "elsewhere", "data")} {
+		opt := testOptions(t, newFakeFetcher(testFiles()))
+		opt.MirrorDir = mirror
+		if err := writeTree(filepath.Join(mirror, "mirrored"), map[string]string{"data.txt": "2023-01-01\nx\n"}); err != nil {
+			t.Fatal(err)
+		}
+		snaps = append(snaps, readFile(t, mustUpdate(t, opt).Path))
+	}
+	if !bytes.Equal(snaps[0], snaps[1]) {
+		t.Error("the same mirror trees under two paths gave different snapshots")
 	}
 }
 

@@ -82,7 +82,8 @@ type SourceInfo struct {
 	Version     string `json:"version"`
 	Licence     string `json:"licence"`
 	Attribution string `json:"attribution"`
-	// Origin says where the data came from, e.g. "npm cldr-core@48.2.0" or "mirror <dir>".
+	// Origin says where the data came from, e.g. "npm cldr-core@48.2.0" or "mirror" (a
+	// mirror folder, whose tree digest the note gives).
 	Origin string `json:"origin"`
 	// SHA256 is the hex SHA-256 of the fetched artifact; empty when nothing was fetched.
 	SHA256 string `json:"sha256"`

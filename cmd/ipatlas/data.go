@@ -18,7 +18,7 @@ import (
 )
 
 func runDataUpdate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("data update", stderr)
+	fs := newFlagSet("data update", stdout)
 	dataDir := fs.String("data", "./var/data", "directory for the snapshot (the previous one is kept as .prev)")
 	cacheDir := fs.String("cache", "./var/cache", "directory for fetched sources; a warm cache means no download")
 	mirror := fs.String("mirror", "", "directory of sources laid out as DIR/<source-name>/, used instead of the network")
@@ -44,8 +44,8 @@ func runDataUpdate(ctx context.Context, args []string, stdout, stderr io.Writer)
 	return nil
 }
 
-func runDataInfo(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("data info", stderr)
+func runDataInfo(args []string, stdout io.Writer) error {
+	fs := newFlagSet("data info", stdout)
 	dataDir := fs.String("data", "./var/data", "directory holding the snapshot")
 	asJSON := fs.Bool("json", false, "print the metadata as JSON")
 	if err := parseFlags(fs, args); err != nil {
@@ -64,8 +64,8 @@ func runDataInfo(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-func runDataExport(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("data export", stderr)
+func runDataExport(args []string, stdout io.Writer) error {
+	fs := newFlagSet("data export", stdout)
 	dataDir := fs.String("data", "./var/data", "directory holding the snapshot")
 	mmdbPath := fs.String("mmdb", "", "write the IP data to this MaxMind DB file")
 	only := fs.String("within", "", "comma-separated CIDRs: export only the networks that overlap them (default: everything)")

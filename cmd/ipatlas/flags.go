@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -9,11 +10,27 @@ import (
 	"strings"
 )
 
-// newFlagSet returns a FlagSet that reports errors instead of exiting.
-func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
+// cmdFlags is one command's flag set. Every command parses through it, so all of them
+// answer alike: -h or --help prints the command's help on stdout and succeeds, and a flag
+// that does not parse or an argument no command takes is a usage error (exit status 2).
+type cmdFlags struct {
+	*flag.FlagSet
+	// synopsis follows "ipatlas NAME" in the help's usage line; empty means "[flags]".
+	synopsis string
+	// about, if set, is printed between the usage line and the flags.
+	about  string
+	stdout io.Writer
+}
+
+// newFlagSet returns the flag set of command name ("serve", "keys create"), whose help goes
+// to stdout.
+func newFlagSet(name string, stdout io.Writer) *cmdFlags {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	return fs
+	// The flag package's own output (an error and the whole usage on stderr, for every
+	// mistake) gives way to parseFlags' one-line errors and the help on stdout.
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	return &cmdFlags{FlagSet: fs, stdout: stdout}
 }
 
 // envName is the environment variable that sets a flag: IPATLAS_ + upper case, '-' as '_'.
@@ -22,10 +39,19 @@ func envName(flagName string) string {
 }
 
 // parseFlags parses args, then fills every flag not given on the command line from its
-// environment variable: a flag beats the environment, which beats the default.
-func parseFlags(fs *flag.FlagSet, args []string) error {
-	if err := fs.Parse(args); err != nil {
+// environment variable: a flag beats the environment, which beats the default. Help returns
+// flag.ErrHelp, which run turns into success once the help is printed. Commands take flags
+// only, so a positional argument left over is refused rather than ignored (lookup takes
+// its arguments out before it parses its flags).
+func parseFlags(fs *cmdFlags, args []string) error {
+	if err := fs.Parse(args); errors.Is(err, flag.ErrHelp) {
+		fs.help()
 		return err
+	} else if err != nil {
+		return usageError{fmt.Sprintf("%s: %v (see 'ipatlas %s -h')", fs.Name(), err, fs.Name())}
+	}
+	if fs.NArg() > 0 {
+		return usageError{fmt.Sprintf("%s: unexpected argument %q: this command takes flags only (see 'ipatlas %s -h')", fs.Name(), fs.Arg(0), fs.Name())}
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
@@ -41,6 +67,23 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 		}
 	})
 	return err
+}
+
+// help prints the command's usage line, its description and its flags.
+func (fs *cmdFlags) help() {
+	synopsis := fs.synopsis
+	if synopsis == "" {
+		synopsis = "[flags]"
+	}
+	fmt.Fprintf(fs.stdout, "Usage: ipatlas %s %s\n\n", fs.Name(), synopsis)
+	if fs.about != "" {
+		fmt.Fprintf(fs.stdout, "%s\n\n", strings.TrimSpace(fs.about))
+	}
+	fmt.Fprintln(fs.stdout, "Flags:")
+	fs.SetOutput(fs.stdout)
+	fs.PrintDefaults()
+	fs.SetOutput(io.Discard)
+	fmt.Fprintln(fs.stdout, "\nEvery flag can also be set in the environment as IPATLAS_<FLAG> (upper case, '-' as '_').")
 }
 
 func discardLogger() *slog.Logger { return slog.New(slog.DiscardHandler) }

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"io"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -65,6 +66,71 @@ func TestGroupHelp(t *testing.T) {
 		}
 		if got := strings.Contains(stdout.String(), "ipatlas keys create"); got != tt.wantStdout {
 			t.Errorf("%v: usage on stdout %v, want %v", tt.args, got, tt.wantStdout)
+		}
+	}
+}
+
+// TestCommandHelp: every command's -h and --help print its help on stdout and succeed, as
+// 'ipatlas --help' does.
+func TestCommandHelp(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"serve", "-h"}, "Usage: ipatlas serve [flags]"},
+		{[]string{"serve", "--help"}, "-key-poll-interval"},
+		{[]string{"data", "update", "-h"}, "Usage: ipatlas data update"},
+		{[]string{"data", "info", "--help"}, "-json"},
+		{[]string{"data", "export", "-h"}, "-mmdb"},
+		{[]string{"keys", "create", "--help"}, "-plans"},
+		{[]string{"keys", "regenerate", "-h"}, "-wait"},
+		{[]string{"keys", "password", "-h"}, "Usage: ipatlas keys password"},
+		{[]string{"lookup", "--help"}, "asn <asn>"},
+		{[]string{"lookup", "-h"}, "/data/timezone-info"},
+		{[]string{"lookup", "help"}, "reverse <latitude> <longitude>"},
+		{[]string{"lookup", "reverse", "--help"}, "Usage: ipatlas lookup reverse <latitude> <longitude>"},
+		{[]string{"lookup", "ip", "8.8.8.8", "-h"}, "-lang"},
+		{[]string{"--help"}, "ipatlas keys create"},
+		{[]string{"--version"}, "ipatlas dev"},
+		{[]string{"version"}, "ipatlas dev"},
+	} {
+		var stdout, stderr strings.Builder
+		if err := run(context.Background(), tc.args, &stdout, &stderr); err != nil {
+			t.Errorf("%q: %v", tc.args, err)
+		}
+		if !strings.Contains(stdout.String(), tc.want) || stderr.Len() > 0 {
+			t.Errorf("%q: stdout %q, stderr %q; want stdout with %q", tc.args, stdout.String(), stderr.String(), tc.want)
+		}
+	}
+}
+
+// TestUsageErrors: a flag that does not parse, an argument no command takes and a value
+// that means nothing are usage errors (exit status 2), found before anything is opened.
+func TestUsageErrors(t *testing.T) {
+	store := "sqlite:" + filepath.Join(t.TempDir(), "never-created.db")
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"serve", "--bogus"}, "serve: flag provided but not defined: -bogus"},
+		{[]string{"serve", "--reload-interval", "soon"}, "serve: invalid value"},
+		{[]string{"serve", "extra-arg"}, `serve: unexpected argument "extra-arg"`},
+		{[]string{"serve", "--addr", "127.0.0.1:0", "extra-arg", "--data", "x"}, `unexpected argument "extra-arg"`},
+		{[]string{"keys", "create", "--email", "a@example.org", "--store", store, "junk"}, `keys create: unexpected argument "junk"`},
+		{[]string{"keys", "regenerate", "--email", "a@example.org", "junk"}, `unexpected argument "junk"`},
+		{[]string{"keys", "password", "--email", "a@example.org", "junk"}, `unexpected argument "junk"`},
+		{[]string{"data", "info", "junk"}, `data info: unexpected argument "junk"`},
+		{[]string{"data", "update", "junk"}, `data update: unexpected argument "junk"`},
+		{[]string{"data", "export", "--mmdb", "x.mmdb", "junk"}, `data export: unexpected argument "junk"`},
+		{[]string{"lookup", "ip", "--bogus", "x"}, "lookup ip: flag provided but not defined"},
+		{[]string{"lookup", "ip", "8.8.8.8", "junk"}, `extra argument "junk" is not name=value`},
+		{[]string{"lookup", "--bogus"}, "lookup --bogus: unknown kind"},
+		{[]string{"-v"}, `unknown command "-v"`},
+	} {
+		var stdout, stderr strings.Builder
+		err := run(context.Background(), tc.args, &stdout, &stderr)
+		if err == nil || !strings.Contains(err.Error(), tc.want) || exitCode(err) != 2 {
+			t.Errorf("%q: error %v, want one with %q and exit status 2", tc.args, err, tc.want)
 		}
 	}
 }

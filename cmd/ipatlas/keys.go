@@ -17,7 +17,7 @@ import (
 )
 
 func runKeysCreate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("keys create", stderr)
+	fs := newFlagSet("keys create", stdout)
 	email := fs.String("email", "", "account email (required)")
 	plan := fs.String("plan", quota.DefaultPlan, "plan name: built in are "+strings.Join(slices.Sorted(maps.Keys(quota.DefaultPlans())), " and ")+"; a --plans file replaces them")
 	limit := fs.Int64("monthly-limit", 0, "monthly volume for every package, overriding the plan (0: the plan's)")
@@ -57,7 +57,7 @@ func runKeysCreate(ctx context.Context, args []string, stdout, stderr io.Writer)
 }
 
 func runKeysRegenerate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("keys regenerate", stderr)
+	fs := newFlagSet("keys regenerate", stdout)
 	email := fs.String("email", "", "account email (required)")
 	storeURL := fs.String("store", defaultStore, "account store: sqlite:PATH or a postgres:// URL")
 	wait := fs.Duration("wait", 3*200*time.Millisecond, "wait this long before returning, so that running servers (which read changes every --key-poll-interval) refuse the old key by the time this command exits")
@@ -94,8 +94,8 @@ func runKeysRegenerate(ctx context.Context, args []string, stdout, stderr io.Wri
 // runKeysPassword sets the dashboard password of an account (one made by `keys create` has
 // none and cannot log in). The password is read from the first line of stdin, never from a
 // flag, so it stays out of shell history and process listings. Sessions of the account end.
-func runKeysPassword(ctx context.Context, args []string, stdin io.Reader, stderr io.Writer) error {
-	fs := newFlagSet("keys password", stderr)
+func runKeysPassword(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	fs := newFlagSet("keys password", stdout)
 	email := fs.String("email", "", "account email (required)")
 	storeURL := fs.String("store", defaultStore, "account store: sqlite:PATH or a postgres:// URL")
 	if err := parseFlags(fs, args); err != nil {

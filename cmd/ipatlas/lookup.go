@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -10,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"text/tabwriter"
 
 	"github.com/ipatlas/ipatlas/internal/api"
 	"github.com/ipatlas/ipatlas/internal/dataset"
@@ -37,27 +39,31 @@ var lookupKinds = map[string]lookupKind{
 }
 
 func lookupKindNames() string {
-	names := make([]string, 0, len(lookupKinds))
-	for k := range lookupKinds {
-		names = append(names, k)
-	}
-	slices.Sort(names)
-	return strings.Join(names, ", ")
+	return strings.Join(slices.Sorted(maps.Keys(lookupKinds)), ", ")
 }
 
 // runLookup answers from the snapshot without a server or a key, through the same handlers
 // the API uses, so the output is exactly the API's JSON. Arguments after the positional
 // ones are extra query parameters written name=value (countryCode=au, subnetsBatchSize=5).
-func runLookup(args []string, stdout, stderr io.Writer) error {
+func runLookup(args []string, stdout io.Writer) error {
 	if len(args) == 0 {
-		return usageError{"lookup: want a kind: " + lookupKindNames()}
+		return usageError{"lookup: want a kind: " + lookupKindNames() + " (see 'ipatlas lookup -h')"}
 	}
 	name, rest := args[0], args[1:]
+	switch name {
+	case "-h", "-help", "--help", "help":
+		fmt.Fprint(stdout, lookupHelp())
+		return nil
+	}
 	kind, ok := lookupKinds[name]
 	if !ok {
-		return usageError{fmt.Sprintf("lookup %s: unknown kind; kinds: %s", name, lookupKindNames())}
+		return usageError{fmt.Sprintf("lookup %s: unknown kind; kinds: %s (see 'ipatlas lookup -h')", name, lookupKindNames())}
 	}
-	fs := newFlagSet("lookup "+name, stderr)
+	fs := newFlagSet("lookup "+name, stdout)
+	fs.synopsis = kind.synopsis() + " [flags] [name=value ...]"
+	fs.about = fmt.Sprintf("Answers %s offline from the snapshot, as the API would.\n"+
+		"name=value arguments add query parameters of the endpoint. Example:\n  ipatlas lookup %s %s",
+		kind.path, name, lookupExample(name))
 	dataDir := fs.String("data", "./var/data", "directory holding the data snapshot")
 	lang := fs.String("lang", "en", "localityLanguage")
 	flags, pos := splitLookupArgs(rest)
@@ -67,7 +73,7 @@ func runLookup(args []string, stdout, stderr io.Writer) error {
 	q := url.Values{"localityLanguage": {*lang}}
 	if len(pos) < len(kind.params) {
 		return usageError{fmt.Sprintf("lookup %s: want %s, e.g. 'ipatlas lookup %s %s'", name,
-			strings.Join(kind.params, " "), name, lookupExample(name))}
+			kind.synopsis(), name, lookupExample(name))}
 	}
 	for i, p := range kind.params {
 		q.Set(p, pos[i])
@@ -92,6 +98,44 @@ func runLookup(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("lookup %s: status %d", name, rec.Code)
 	}
 	return nil
+}
+
+// synopsis names the kind's positional arguments by the query parameters they fill.
+func (k lookupKind) synopsis() string {
+	args := make([]string, len(k.params))
+	for i, p := range k.params {
+		args[i] = "<" + p + ">"
+	}
+	return strings.Join(args, " ")
+}
+
+// lookupHelp is 'ipatlas lookup -h': every kind with the endpoint it answers and an example.
+func lookupHelp() string {
+	var b strings.Builder
+	b.WriteString(`Usage: ipatlas lookup KIND ARGS [--lang L] [--data DIR] [name=value ...]
+
+Answers one API request offline from the snapshot, with no server and no key: the
+endpoint's JSON answer on stdout (exit status 1 if its status is not 200).
+name=value arguments add query parameters of the endpoint (countryCode=au, batchSize=5).
+
+Kinds:
+`)
+	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+	for _, name := range slices.Sorted(maps.Keys(lookupKinds)) {
+		k := lookupKinds[name]
+		fmt.Fprintf(tw, "  %s %s\t%s", name, k.synopsis(), k.path)
+		if len(k.params) > 0 {
+			fmt.Fprintf(tw, "\te.g. ipatlas lookup %s %s", name, lookupExample(name))
+		}
+		fmt.Fprintln(tw)
+	}
+	tw.Flush()
+	b.WriteString(`
+Flags (before or after the arguments):
+  --data DIR   directory holding the data snapshot (default ./var/data)
+  --lang L     localityLanguage (default en)
+`)
+	return b.String()
 }
 
 // splitLookupArgs separates flags from positional arguments, so flags may follow the
@@ -120,7 +164,7 @@ func lookupExample(kind string) string {
 	case "cidr":
 		return "8.8.8.0/22"
 	case "asn":
-		return "AS15169"
+		return "AS3356"
 	case "phone":
 		return "'+61 2 9374 4000'"
 	case "reverse":

@@ -32,10 +32,11 @@ Usage:
   ipatlas lookup KIND ARGS [--lang L] [name=value ...]   an API answer, offline, from the snapshot:
       country CODE | countries | ip ADDR | network ADDR | cidr PREFIX | asn ASN | risk ADDR
       | hazards ADDR | phone NUMBER [countryCode=CC] | reverse LAT LON | timezone IANA_ID
-  ipatlas version
+  ipatlas version          (or --version)
 
 Every flag can also be set in the environment as IPATLAS_<FLAG> (upper case, '-' as '_').
-Run 'ipatlas COMMAND -h' for the flags of a command.
+Run 'ipatlas COMMAND -h' for the flags of a command ('ipatlas lookup -h' for its kinds).
+Exit status: 0 on success and for help, 2 for a usage error, 1 for any other failure.
 `
 
 func main() {
@@ -43,9 +44,7 @@ func main() {
 	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
 	if err != nil {
-		if !errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(os.Stderr, "ipatlas:", err)
-		}
+		fmt.Fprintln(os.Stderr, "ipatlas:", err)
 		os.Exit(exitCode(err))
 	}
 }
@@ -71,13 +70,22 @@ func (e usageError) Error() string { return e.msg }
 
 func exitCode(err error) int {
 	var ue usageError
-	if errors.As(err, &ue) || errors.Is(err, flag.ErrHelp) {
+	if errors.As(err, &ue) {
 		return 2
 	}
 	return 1
 }
 
+// run runs the command args names. A command asked for help has printed it by the time it
+// returns flag.ErrHelp, and that is success.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if err := dispatch(ctx, args, stdout, stderr); !errors.Is(err, flag.ErrHelp) {
+		return err
+	}
+	return nil
+}
+
+func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
 		return usageError{"no command given"}
@@ -91,15 +99,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	switch cmd {
 	case "serve":
-		return runServe(ctx, rest, stderr)
+		return runServe(ctx, rest, stdout, stderr)
 	case "data":
 		switch s, a := sub(); s {
 		case "update":
 			return runDataUpdate(ctx, a, stdout, stderr)
 		case "info":
-			return runDataInfo(a, stdout, stderr)
+			return runDataInfo(a, stdout)
 		case "export":
-			return runDataExport(a, stdout, stderr)
+			return runDataExport(a, stdout)
 		default:
 			return groupHelp("data", s, "update, info or export", stdout, stderr)
 		}
@@ -110,13 +118,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		case "regenerate":
 			return runKeysRegenerate(ctx, a, stdout, stderr)
 		case "password":
-			return runKeysPassword(ctx, a, os.Stdin, stderr)
+			return runKeysPassword(ctx, a, os.Stdin, stdout, stderr)
 		default:
 			return groupHelp("keys", s, "create, regenerate or password", stdout, stderr)
 		}
 	case "lookup":
-		return runLookup(rest, stdout, stderr)
-	case "version":
+		return runLookup(rest, stdout)
+	case "version", "--version", "-version":
 		fmt.Fprintln(stdout, "ipatlas", version)
 		return nil
 	case "help", "-h", "--help":

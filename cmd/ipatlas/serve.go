@@ -46,8 +46,8 @@ type serveConfig struct {
 	signup                    bool
 }
 
-func runServe(ctx context.Context, args []string, stderr io.Writer) error {
-	fs := newFlagSet("serve", stderr)
+func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("serve", stdout)
 	var c serveConfig
 	fs.StringVar(&c.addr, "addr", "127.0.0.1:8080", "address of the dual-stack API listener")
 	fs.StringVar(&c.ipv4Addr, "ipv4-addr", "", "address of a second, IPv4-only API listener (the spec's IPv4-only host); empty: none")

@@ -2,7 +2,10 @@ package main
 
 import (
 	"context"
+	"errors"
 	"io"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -107,7 +110,8 @@ func TestCommandHelp(t *testing.T) {
 // TestUsageErrors: a flag that does not parse, an argument no command takes and a value
 // that means nothing are usage errors (exit status 2), found before anything is opened.
 func TestUsageErrors(t *testing.T) {
-	store := "sqlite:" + filepath.Join(t.TempDir(), "never-created.db")
+	storePath := filepath.Join(t.TempDir(), "never-created.db")
+	store := "sqlite:" + storePath
 	for _, tc := range []struct {
 		args []string
 		want string
@@ -126,11 +130,17 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"lookup", "ip", "8.8.8.8", "junk"}, `extra argument "junk" is not name=value`},
 		{[]string{"lookup", "--bogus"}, "lookup --bogus: unknown kind"},
 		{[]string{"-v"}, `unknown command "-v"`},
+		{[]string{"keys", "create", "--email", " ", "--store", store}, `--email " " is not an email address`},
+		{[]string{"keys", "create", "--email", "notanemail", "--store", store}, `--email "notanemail" is not an email address`},
+		{[]string{"keys", "create", "--email", "You <you@example.org>", "--store", store}, "is not an email address"},
 	} {
 		var stdout, stderr strings.Builder
 		err := run(context.Background(), tc.args, &stdout, &stderr)
 		if err == nil || !strings.Contains(err.Error(), tc.want) || exitCode(err) != 2 {
 			t.Errorf("%q: error %v, want one with %q and exit status 2", tc.args, err, tc.want)
 		}
+	}
+	if _, err := os.Stat(storePath); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a refused keys create opened the store: %v", err)
 	}
 }

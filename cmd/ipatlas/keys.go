@@ -29,6 +29,9 @@ func runKeysCreate(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if *email == "" {
 		return usageError{"keys create: --email is required"}
 	}
+	if !account.ValidEmail(account.NormalizeEmail(*email)) {
+		return usageError{fmt.Sprintf("keys create: --email %q is not an email address such as name@example.org", *email)}
+	}
 	if *limit < 0 {
 		return usageError{"keys create: --monthly-limit must not be negative"}
 	}

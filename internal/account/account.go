@@ -8,6 +8,8 @@ import (
 	"context"
 	"crypto/sha256"
 	"errors"
+	"net/mail"
+	"strings"
 	"time"
 )
 
@@ -37,6 +39,18 @@ const KeyHintLen = 8
 
 // KeyHint returns the part of key that stores keep in the clear, to tell keys apart.
 func KeyHint(key string) string { return key[:min(len(key), KeyHintLen)] }
+
+// NormalizeEmail returns email as accounts hold it: trimmed and lower-case.
+func NormalizeEmail(email string) string { return strings.ToLower(strings.TrimSpace(email)) }
+
+// ValidEmail reports whether email, already normalised, is a plain address such as
+// name@example.org: one mail.ParseAddress reads back unchanged (no display name, no angle
+// brackets, no comments), of at most 254 bytes (RFC 5321's limit on a path). The dashboard's
+// sign-up and `keys create` both apply it, so no way in makes an account the other refuses.
+func ValidEmail(email string) bool {
+	a, err := mail.ParseAddress(email)
+	return err == nil && a.Address == email && len(email) <= 254
+}
 
 // Account is one customer. The zero MonthlyLimit means "the plan's volumes apply".
 type Account struct {

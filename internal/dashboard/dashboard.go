@@ -19,7 +19,6 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
-	"net/mail"
 	"strings"
 	"time"
 
@@ -404,13 +403,13 @@ func (s *Server) signup(w http.ResponseWriter, r *http.Request) error {
 	if err := checkPreToken(r); err != nil {
 		return err
 	}
-	email := strings.ToLower(strings.TrimSpace(r.PostFormValue("email")))
+	email := account.NormalizeEmail(r.PostFormValue("email"))
 	password := r.PostFormValue("password")
 	fail := func(code int, msg string) error {
 		s.render(w, code, "signup", page{Title: "Sign up", Nav: "signup", CSRF: s.preToken(w, r), Signup: true, Email: email, Error: msg})
 		return nil
 	}
-	if a, err := mail.ParseAddress(email); err != nil || a.Address != email || len(email) > 254 {
+	if !account.ValidEmail(email) {
 		return fail(http.StatusBadRequest, "Enter a valid email address, such as name@example.org.")
 	}
 	if len(password) < minPassword || len(password) > maxPassword {
@@ -470,7 +469,7 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) error {
 	if err := checkPreToken(r); err != nil {
 		return err
 	}
-	email := strings.ToLower(strings.TrimSpace(r.PostFormValue("email")))
+	email := account.NormalizeEmail(r.PostFormValue("email"))
 	password := r.PostFormValue("password")
 	fail := func(code int, msg string) error {
 		s.render(w, code, "login", page{Title: "Log in", Nav: "login", CSRF: s.preToken(w, r), Signup: s.opt.Signup, Email: email, Error: msg})

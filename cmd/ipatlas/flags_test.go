@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestParseFlagsEnvPrecedence(t *testing.T) {
@@ -133,6 +134,13 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"keys", "create", "--email", " ", "--store", store}, `--email " " is not an email address`},
 		{[]string{"keys", "create", "--email", "notanemail", "--store", store}, `--email "notanemail" is not an email address`},
 		{[]string{"keys", "create", "--email", "You <you@example.org>", "--store", store}, "is not an email address"},
+		{[]string{"serve", "--key-poll-interval", "0"}, "--key-poll-interval 0s: must be positive"},
+		{[]string{"serve", "--key-poll-interval", "-1s"}, "--key-poll-interval -1s: must be positive"},
+		{[]string{"serve", "--reload-interval", "-1s"}, "--reload-interval -1s: must not be negative"},
+		{[]string{"serve", "--shutdown-timeout", "0"}, "--shutdown-timeout 0s: must be positive"},
+		{[]string{"serve", "--shutdown-timeout", "-5s"}, "--shutdown-timeout -5s: must be positive"},
+		{[]string{"keys", "regenerate", "--email", "a@example.org", "--wait", "-1s"}, "--wait must not be negative"},
+		{[]string{"keys", "regenerate", "--email", "a@example.org", "--key-poll-interval", "0"}, "--key-poll-interval must be positive"},
 	} {
 		var stdout, stderr strings.Builder
 		err := run(context.Background(), tc.args, &stdout, &stderr)
@@ -142,5 +150,23 @@ func TestUsageErrors(t *testing.T) {
 	}
 	if _, err := os.Stat(storePath); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("a refused keys create opened the store: %v", err)
+	}
+}
+
+// TestKeysRegenerateWaitFollowsPollInterval: without --wait, keys regenerate waits three of
+// the servers' --key-poll-interval, read from the environment variable serve reads too.
+func TestKeysRegenerateWaitFollowsPollInterval(t *testing.T) {
+	store := "sqlite:" + filepath.Join(t.TempDir(), "a.db")
+	ctx := context.Background()
+	if err := run(ctx, []string{"keys", "create", "--email", "wait@example.org", "--store", store}, io.Discard, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("IPATLAS_KEY_POLL_INTERVAL", "400ms")
+	start := time.Now()
+	if err := run(ctx, []string{"keys", "regenerate", "--email", "wait@example.org", "--store", store}, io.Discard, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(start); d < 1200*time.Millisecond {
+		t.Errorf("regenerate returned after %v, want at least three 400 ms intervals", d)
 	}
 }

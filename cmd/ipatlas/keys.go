@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"maps"
@@ -63,12 +64,22 @@ func runKeysRegenerate(ctx context.Context, args []string, stdout, stderr io.Wri
 	fs := newFlagSet("keys regenerate", stdout)
 	email := fs.String("email", "", "account email (required)")
 	storeURL := fs.String("store", defaultStore, "account store: sqlite:PATH or a postgres:// URL")
-	wait := fs.Duration("wait", 3*200*time.Millisecond, "wait this long before returning, so that running servers (which read changes every --key-poll-interval) refuse the old key by the time this command exits")
+	poll := fs.Duration("key-poll-interval", defaultKeyPollInterval, "the servers' --key-poll-interval (IPATLAS_KEY_POLL_INTERVAL sets both); the default --wait is three of it")
+	wait := fs.Duration("wait", keyChangeWait(defaultKeyPollInterval), "wait this long before printing the key, so that running servers refuse the old key by then (default: three --key-poll-interval; 0: do not wait)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if *email == "" {
 		return usageError{"keys regenerate: --email is required"}
+	}
+	if *poll <= 0 {
+		return usageError{"keys regenerate: --key-poll-interval must be positive"}
+	}
+	if *wait < 0 {
+		return usageError{"keys regenerate: --wait must not be negative"}
+	}
+	if !flagSet(fs, "wait") {
+		*wait = keyChangeWait(*poll)
 	}
 	store, err := openStore(ctx, *storeURL)
 	if err != nil {
@@ -132,6 +143,18 @@ func runKeysPassword(ctx context.Context, args []string, stdin io.Reader, stdout
 	}
 	fmt.Fprintf(stderr, "password set for %s; log in at /login\n", acct.Email)
 	return nil
+}
+
+// keyChangeWait is how long after a key change every server polling the store's change log
+// every poll has seen it: a poll may be under way when the change is written, and the next
+// one must finish too, so three intervals leave one to spare.
+func keyChangeWait(poll time.Duration) time.Duration { return 3 * poll }
+
+// flagSet reports whether the flag was given, on the command line or in the environment.
+func flagSet(fs *cmdFlags, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
 }
 
 func loadPlans(path string) (quota.Plans, error) {

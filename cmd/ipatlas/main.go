@@ -27,7 +27,7 @@ Usage:
   ipatlas data info        [flags]   show the snapshot's sources, versions, dates and counts
   ipatlas data export      --mmdb FILE   the IP data as a MaxMind DB file (GeoIP2-City schema + ASN)
   ipatlas keys create      --email E [--plan NAME] [--monthly-limit N]   create an account, print its key
-  ipatlas keys regenerate  --email E   print a new key; the old one stops working at once
+  ipatlas keys regenerate  --email E [--wait D]   print a new key once running servers refuse the old one
   ipatlas keys password    --email E   set the dashboard password (read from stdin) so the account can log in
   ipatlas lookup KIND ARGS [--lang L] [name=value ...]   an API answer, offline, from the snapshot:
       country CODE | countries | ip ADDR | network ADDR | cidr PREFIX | asn ASN | risk ADDR

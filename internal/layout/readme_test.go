@@ -1,0 +1,108 @@
+package layout
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestREADMEGoExamples builds every Go block of README.md, so that a change to the client
+// or an edit of the text cannot leave README with code that does not compile. A block is a
+// function body that takes ctx and key as given; it is wrapped in a main package with the
+// imports such examples use and built through an overlay, inside the module (so that it
+// imports the client as a user's code would) but without writing into the source tree.
+func TestREADMEGoExamples(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds code with the go command")
+	}
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command on PATH")
+	}
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks := goBlocks(string(readme))
+	if len(blocks) == 0 {
+		t.Fatal("README.md has no Go block (its Go client example is one)")
+	}
+	for i, block := range blocks {
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			tmp := t.TempDir()
+			src := filepath.Join(tmp, "main.go")
+			if err := os.WriteFile(src, []byte(exampleProgram(block)), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			// A package directory that does not exist: the overlay alone makes it.
+			pkg := filepath.Join("internal", "layout", "readmeexample")
+			overlay, err := json.Marshal(map[string]map[string]string{"Replace": {filepath.Join(root, pkg, "main.go"): src}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ov := filepath.Join(tmp, "overlay.json")
+			if err := os.WriteFile(ov, overlay, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			cmd := exec.Command(goBin, "build", "-overlay", ov, "-o", os.DevNull, "./"+filepath.ToSlash(pkg))
+			cmd.Dir = root
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Errorf("README's Go block %d does not build: %v\n%s\n%s", i, err, out, block)
+			}
+		})
+	}
+}
+
+// goBlocks returns the contents of README's ```go fences.
+func goBlocks(md string) []string {
+	var blocks []string
+	for {
+		_, rest, ok := strings.Cut(md, "\n```go\n")
+		if !ok {
+			return blocks
+		}
+		block, after, ok := strings.Cut(rest, "\n```")
+		if !ok {
+			return blocks
+		}
+		blocks = append(blocks, block)
+		md = after
+	}
+}
+
+// exampleProgram wraps a README block in a main package. The blank uses keep an import
+// or the given ctx and key from failing the build where a block does not need them.
+func exampleProgram(block string) string {
+	return `package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log"
+
+	"github.com/ipatlas/ipatlas/client"
+)
+
+var (
+	_ = errors.New
+	_ = fmt.Sprint
+	_ = log.Print
+	_ = client.New
+)
+
+func main() {
+	ctx, key := context.Background(), "ipa_example"
+	_, _ = ctx, key
+` + block + `
+}
+`
+}

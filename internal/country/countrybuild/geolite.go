@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/oschwald/maxminddb-golang/v2"
+
+	"github.com/ipatlas/ipatlas/internal/mmdbwalk"
 )
 
 // geoliteIDs is what Build takes from a GeoLite2 City database.
@@ -51,8 +53,8 @@ func parseGeoliteCountryIDs(ctx context.Context, fsys fs.FS) (geoliteIDs, error)
 	}
 	seen := map[uintptr]bool{}
 	n := 0
-	for res := range r.Networks() {
-		if err := res.Err(); err != nil {
+	for res, err := range mmdbwalk.Networks(r) {
+		if err != nil {
 			return geoliteIDs{}, fmt.Errorf("GeoLite2-City.mmdb: %w", err)
 		}
 		if n++; n%(1<<16) == 0 {

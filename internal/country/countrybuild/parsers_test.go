@@ -11,6 +11,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/ipatlas/ipatlas/internal/country"
+	"github.com/ipatlas/ipatlas/internal/mmdbwalk"
+	"github.com/ipatlas/ipatlas/internal/mmdbwalk/mmdbwalktest"
 )
 
 func TestParsers(t *testing.T) {
@@ -377,5 +379,17 @@ func TestNeeds(t *testing.T) {
 	needs[0] = "changed"
 	if Needs()[0] != srcCLDRCore {
 		t.Error("Needs returns shared state")
+	}
+}
+
+// TestGeoliteCraftedTree reads a database whose 40-node search tree yields 2^39 networks:
+// the walk must fail once the networks outnumber what the nodes allow, not run until the
+// deadline.
+func TestGeoliteCraftedTree(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	_, err := parseGeoliteCountryIDs(ctx, fstest.MapFS{"GeoLite2-City.mmdb": {Data: mmdbwalktest.Chain(40, "GeoLite2-City")}})
+	if !errors.Is(err, mmdbwalk.ErrTooManyNetworks) {
+		t.Errorf("error %v, want %v", err, mmdbwalk.ErrTooManyNetworks)
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/oschwald/maxminddb-golang/v2"
 
 	"github.com/ipatlas/ipatlas/internal/ipgeo"
+	"github.com/ipatlas/ipatlas/internal/mmdbwalk"
 )
 
 // maxMMDB bounds the decompressed database (GeoLite2-City is about 60 MB), so a corrupt or
@@ -80,8 +81,8 @@ func readMMDB(ctx context.Context, fsys fs.FS) (*ipgeo.Data, error) {
 	next := netip.IPv6Unspecified() // first IPv6 address not yet covered
 	covered := false                // the IPv6 leaves reached the end of the space
 	n := 0
-	for res := range r.Networks(maxminddb.IncludeNetworksWithoutData()) {
-		if err := res.Err(); err != nil {
+	for res, err := range mmdbwalk.Networks(r, maxminddb.IncludeNetworksWithoutData()) {
+		if err != nil {
 			return nil, err
 		}
 		if n++; n%(1<<16) == 0 {

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/oschwald/maxminddb-golang/v2"
+
+	"github.com/ipatlas/ipatlas/internal/mmdbwalk"
 )
 
 // Paths of the GeoLite2 databases in the geolite2 npm package; a mirror may also hold
@@ -63,8 +65,8 @@ func parseGeoLiteASN(ctx context.Context, fsys fs.FS) (asnDB, error) {
 	}
 	cache := map[uintptr]record{} // networks share records; decode each once
 	n := 0
-	for res := range r.Networks() {
-		if err := res.Err(); err != nil {
+	for res, err := range mmdbwalk.Networks(r) {
+		if err != nil {
 			return asnDB{}, fmt.Errorf("%s: %w", asnMMDB, err)
 		}
 		if n++; n%(1<<16) == 0 {

@@ -175,8 +175,9 @@ func parseRecord(fields []string) (Record, error) {
 		}
 		rec.First, rec.Last = a, lastAddr(p)
 	case "asn":
+		// value is bounded first, so that start+value-1 cannot wrap around 2^64 to a small number.
 		start, err := strconv.ParseUint(fields[3], 10, 32)
-		if err != nil || start+value-1 > 1<<32-1 {
+		if err != nil || value > 1<<32 || start+value-1 > 1<<32-1 {
 			return Record{}, errors.New("bad asn range")
 		}
 		rec.FirstASN, rec.LastASN = uint32(start), uint32(start+value-1)

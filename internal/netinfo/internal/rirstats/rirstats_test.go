@@ -2,6 +2,7 @@ package rirstats
 
 import (
 	"net/netip"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -55,6 +56,53 @@ func TestParse(t *testing.T) {
 	}
 }
 
+// rangeTests are rows at the ends of the AS number and IPv4 spaces; those whose count
+// does not fit are skipped. The counts near 2^64 wrapped start+count-1 to a number below
+// start, and the row was taken as AS2 to AS0.
+var rangeTests = []struct {
+	line        string
+	first, last string // "" for a skipped row; ASNs as numbers
+}{
+	{line: "arin|US|asn|2|18446744073709551615|20200101|allocated"},
+	{line: "arin|US|asn|0|18446744073709551615|20200101|allocated"},
+	{line: "arin|US|asn|1|4294967296|20200101|allocated"},
+	{line: "arin|US|asn|4294967295|2|20200101|allocated"},
+	{line: "arin|US|asn|4294967296|1|20200101|allocated"},
+	{line: "arin|US|asn|0|4294967296|20200101|allocated", first: "0", last: "4294967295"},
+	{line: "arin|US|asn|4294967295|1|20200101|allocated", first: "4294967295", last: "4294967295"},
+	{line: "arin|US|ipv4|1.0.0.0|18446744073709551615|20200101|allocated"},
+	{line: "arin|US|ipv4|0.0.0.1|4294967296|20200101|allocated"},
+	{line: "arin|US|ipv4|255.255.255.255|2|20200101|allocated"},
+	{line: "arin|US|ipv4|0.0.0.0|4294967296|20200101|allocated", first: "0.0.0.0", last: "255.255.255.255"},
+	{line: "arin|US|ipv4|255.255.255.255|1|20200101|allocated", first: "255.255.255.255", last: "255.255.255.255"},
+}
+
+const rangeHeader = "2|arin|20200101|1|19830101|20200101|-0500\n"
+
+func TestParseRanges(t *testing.T) {
+	for _, tt := range rangeTests {
+		f, err := Parse(strings.NewReader(rangeHeader + tt.line + "\n"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var first, last string
+		if len(f.Records) == 1 {
+			r := f.Records[0]
+			first, last = r.First.String(), r.Last.String()
+			if r.Type == "asn" {
+				first, last = strconv.FormatUint(uint64(r.FirstASN), 10), strconv.FormatUint(uint64(r.LastASN), 10)
+			}
+		}
+		wantSkipped := 0
+		if tt.first == "" {
+			wantSkipped = 1
+		}
+		if first != tt.first || last != tt.last || f.Skipped != wantSkipped {
+			t.Errorf("%s: %q to %q, %d skipped; want %q to %q, %d skipped", tt.line, first, last, f.Skipped, tt.first, tt.last, wantSkipped)
+		}
+	}
+}
+
 func TestParseRejects(t *testing.T) {
 	for _, s := range []string{"", "# only comments\n", "apnic|JP|asn|173|1|20020801|allocated\n", "x|apnic|1|2|3|4|5\n"} {
 		if _, err := Parse(strings.NewReader(s)); err == nil {
@@ -75,6 +123,9 @@ func FuzzRIRDelegated(f *testing.F) {
 	f.Add(sample)
 	f.Add("2.3|lacnic|20240208|88899|19870101|20240208|-0300\nlacnic|BR|ipv4|24.152.0.0|1024|20200310|allocated|310248\n")
 	f.Add("2|iana|20190911|973|19830101|20190612|+0000\niana|ZZ|ipv6|fec0:0000::|10|19960801|ietf\n")
+	for _, tt := range rangeTests {
+		f.Add(rangeHeader + tt.line + "\n")
+	}
 	f.Fuzz(func(t *testing.T, s string) {
 		file, err := Parse(strings.NewReader(s))
 		if err != nil {

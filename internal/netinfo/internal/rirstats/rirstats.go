@@ -12,6 +12,7 @@ import (
 	"net/netip"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Header is a file's version line.
@@ -201,19 +202,19 @@ func lastAddr(p netip.Prefix) netip.Addr {
 	return netip.AddrFrom16(b)
 }
 
-// Date turns "yyyymmdd" into "yyyy-mm-dd"; anything else (including "00000000") gives "".
+// Date turns "yyyymmdd" into "yyyy-mm-dd"; anything else, including "00000000" (no date)
+// and days that do not exist (20200230), gives "".
 func Date(s string) string {
 	if len(s) != 8 {
 		return ""
 	}
 	for i := range 8 {
-		if s[i] < '0' || s[i] > '9' {
+		if s[i] < '0' || s[i] > '9' { // time.Parse would take a sign in the year
 			return ""
 		}
 	}
-	m, _ := strconv.Atoi(s[4:6])
-	d, _ := strconv.Atoi(s[6:8])
-	if s[:4] == "0000" || m < 1 || m > 12 || d < 1 || d > 31 {
+	t, err := time.Parse("20060102", s)
+	if err != nil || t.Year() == 0 {
 		return ""
 	}
 	return s[:4] + "-" + s[4:6] + "-" + s[6:8]

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
@@ -112,7 +113,11 @@ func TestParseRejects(t *testing.T) {
 }
 
 func TestDate(t *testing.T) {
-	for in, want := range map[string]string{"20260618": "2026-06-18", "00000000": "", "": "", "2026061": "", "20261301": "", "2026a618": ""} {
+	for in, want := range map[string]string{
+		"20260618": "2026-06-18", "20240229": "2024-02-29", "20261231": "2026-12-31", "00010101": "0001-01-01",
+		"00000000": "", "00000101": "", "": "", "2026061": "", "202606181": "", "20261301": "", "20260001": "", "20260600": "",
+		"2026a618": "", "+2020101": "", "20200230": "", "20230229": "", "20260431": "", "20260632": "",
+	} {
 		if got := Date(in); got != want {
 			t.Errorf("Date(%q) = %q, want %q", in, got, want)
 		}
@@ -123,6 +128,7 @@ func FuzzRIRDelegated(f *testing.F) {
 	f.Add(sample)
 	f.Add("2.3|lacnic|20240208|88899|19870101|20240208|-0300\nlacnic|BR|ipv4|24.152.0.0|1024|20200310|allocated|310248\n")
 	f.Add("2|iana|20190911|973|19830101|20190612|+0000\niana|ZZ|ipv6|fec0:0000::|10|19960801|ietf\n")
+	f.Add("2|arin|20200230|1|19830101|20200230|-0500\narin|US|asn|2|1|20200230|allocated\n")
 	for _, tt := range rangeTests {
 		f.Add(rangeHeader + tt.line + "\n")
 	}
@@ -131,7 +137,15 @@ func FuzzRIRDelegated(f *testing.F) {
 		if err != nil {
 			return
 		}
+		for _, d := range []string{file.Header.StartDate, file.Header.EndDate, file.Header.Date()} {
+			if _, err := time.Parse(time.DateOnly, d); d != "" && err != nil {
+				t.Fatalf("header date %q", d)
+			}
+		}
 		for _, r := range file.Records {
+			if _, err := time.Parse(time.DateOnly, r.Date); r.Date != "" && err != nil {
+				t.Fatalf("date %q", r.Date)
+			}
 			switch r.Type {
 			case "ipv4", "ipv6":
 				if !r.First.IsValid() || r.Last.Less(r.First) || r.First.Is4() != r.Last.Is4() {

@@ -161,6 +161,9 @@ func input(ctx context.Context, src build.Sources, rep reporter) (netinfo.Input,
 			if f.Skipped > 0 {
 				rep.Warnf(srcRIR, "%s: %d lines skipped", f.Name, f.Skipped)
 			}
+			if f.Lines != f.Declared {
+				rep.Warnf(srcRIR, "%s: %d records where the header counts %d; the file may be cut short", f.Name, f.Lines, f.Declared)
+			}
 			if t, err := time.Parse(time.DateOnly, f.Date); err == nil {
 				rep.DataDate(srcRIR, t)
 			}

@@ -43,6 +43,9 @@ type rirFile struct {
 	Date     string // data date, "yyyy-mm-dd"
 	Records  int
 	Skipped  int // malformed lines, unknown statuses or registries
+	// Declared is the header's record count and Lines the resource lines read: fewer for
+	// a file cut short.
+	Declared, Lines int
 }
 
 // asnRow is an AS block an RIR allocated or assigned.
@@ -96,7 +99,7 @@ func parseRIRDelegated(fsys fs.FS) (rirData, error) {
 		if err != nil {
 			return rirData{}, fmt.Errorf("%s: %w", name, err)
 		}
-		info := rirFile{Name: name, Registry: d.Header.Registry, Date: d.Header.Date(), Skipped: d.Skipped}
+		info := rirFile{Name: name, Registry: d.Header.Registry, Date: d.Header.Date(), Skipped: d.Skipped, Declared: d.Header.Records, Lines: d.Lines}
 		for _, r := range d.Records {
 			reg := rirstats.RegistryName(r.Registry)
 			switch r.Status {

@@ -24,8 +24,8 @@ func TestParseRIRDelegated(t *testing.T) {
 	a := netip.MustParseAddr
 	want := rirData{
 		Files: []rirFile{
-			{Name: "delegated-afrinic-extended-20260821", Registry: "afrinic", Date: "2026-08-21", Records: 6, Skipped: 1},
-			{Name: "delegated-apnic-20260618", Registry: "apnic", Date: "2026-06-18", Records: 3},
+			{Name: "delegated-afrinic-extended-20260821", Registry: "afrinic", Date: "2026-08-21", Records: 6, Skipped: 1, Declared: 19600, Lines: 7},
+			{Name: "delegated-apnic-20260618", Registry: "apnic", Date: "2026-06-18", Records: 3, Declared: 85300, Lines: 3},
 		},
 		Blocks: []rirBlock{
 			{a("41.0.0.0"), a("41.31.255.255"), "AFRINIC", "allocated", "ZA", "2026-08-21"},

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/fstest"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
@@ -423,4 +424,48 @@ func BenchmarkRealWithin(b *testing.B) {
 			}
 		})
 	}
+}
+
+// TestRealRIRCutShort builds with APNIC's file cut at 2 MiB, inside its 44 346th resource line: the
+// report must say the file holds fewer records than its header counts, which the skipped
+// partial line alone did not make plain. The whole files must not raise it.
+func TestRealRIRCutShort(t *testing.T) {
+	const warning = "where the header counts"
+	for _, w := range realData(t).rep.warnings[srcRIR] {
+		if strings.Contains(w, warning) {
+			t.Errorf("whole files: %s", w)
+		}
+	}
+	src := buildtest.Sources(t, Needs()...)
+	rir, _ := src.Source(srcRIR)
+	names, err := fs.Glob(rir, "delegated-apnic-*")
+	if err != nil || len(names) != 1 {
+		t.Fatalf("APNIC's file: %v, %v", names, err)
+	}
+	b, err := fs.ReadFile(rir, names[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := cutSources{src, fstest.MapFS{names[0]: {Data: b[:2<<20]}}}
+	rep := newFakeReport()
+	if _, err := input(context.Background(), cut, rep); err != nil {
+		t.Fatal(err)
+	}
+	want := names[0] + ": 44346 records where the header counts 85300; the file may be cut short"
+	if !slices.Contains(rep.warnings[srcRIR], want) {
+		t.Errorf("warnings %q, want %q", rep.warnings[srcRIR], want)
+	}
+}
+
+// cutSources replaces the RIR files.
+type cutSources struct {
+	build.Sources
+	rir fs.FS
+}
+
+func (c cutSources) Source(name string) (fs.FS, bool) {
+	if name == srcRIR {
+		return c.rir, true
+	}
+	return c.Sources.Source(name)
 }

@@ -51,6 +51,7 @@ func TestParse(t *testing.T) {
 			{Registry: "apnic", Country: "SG", Type: "ipv6", Date: "2024-11-08", Status: "allocated", First: netip.MustParseAddr("2410::"), Last: netip.MustParseAddr("2410:7fff:ffff:ffff:ffff:ffff:ffff:ffff")},
 		},
 		Skipped: 7,
+		Lines:   13,
 	}
 	if diff := cmp.Diff(want, f, cmpopts.EquateComparable(netip.Addr{})); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
@@ -136,6 +137,9 @@ func FuzzRIRDelegated(f *testing.F) {
 		file, err := Parse(strings.NewReader(s))
 		if err != nil {
 			return
+		}
+		if file.Lines != len(file.Records)+file.Skipped {
+			t.Fatalf("%d lines, %d records and %d skipped", file.Lines, len(file.Records), file.Skipped)
 		}
 		for _, d := range []string{file.Header.StartDate, file.Header.EndDate, file.Header.Date()} {
 			if _, err := time.Parse(time.DateOnly, d); d != "" && err != nil {

@@ -79,8 +79,7 @@ type rirBlock struct {
 // IANA's (delegated-iana*, read by package iana for AS blocks) and signatures or checksums.
 func parseRIRDelegated(fsys fs.FS) (rirData, error) {
 	names, err := files(fsys, func(base string) bool {
-		return strings.HasPrefix(base, "delegated-") && !strings.HasPrefix(base, "delegated-iana") &&
-			!strings.HasSuffix(base, ".md5") && !strings.HasSuffix(base, ".asc") && !strings.HasSuffix(base, ".sha256")
+		return strings.HasPrefix(base, "delegated-") && !strings.HasPrefix(base, "delegated-iana") && !rirstats.IsChecksum(base)
 	})
 	if err != nil {
 		return rirData{}, err

@@ -106,10 +106,12 @@ func ParseXML(fsys fs.FS) (Facts, error) {
 // ErrNoDelegated reports that a folder has no delegated-iana file.
 var ErrNoDelegated = errors.New("iana: no delegated-iana file")
 
-// ParseDelegated reads the AS blocks from IANA's delegated statistics file, the first file
-// named delegated-iana* in the root of fsys (the newest, if their names end in dates).
+// ParseDelegated reads the AS blocks from IANA's delegated statistics file, the last file
+// named delegated-iana* in the root of fsys (the newest, if their names end in dates), leaving
+// out checksums and signatures.
 func ParseDelegated(fsys fs.FS) (asns []ASNBlock, updated string, err error) {
 	names, err := fs.Glob(fsys, delegatedPattern)
+	names = slices.DeleteFunc(names, rirstats.IsChecksum)
 	if err != nil || len(names) == 0 {
 		return nil, "", ErrNoDelegated
 	}

@@ -1,6 +1,7 @@
 package iana
 
 import (
+	"errors"
 	"net/netip"
 	"os"
 	"path/filepath"
@@ -60,6 +61,47 @@ func TestParse(t *testing.T) {
 	}
 	if len(noASN.ASNs) != len(Builtin().ASNs) {
 		t.Errorf("AS blocks without delegated-iana: %d, want the built-in %d", len(noASN.ASNs), len(Builtin().ASNs))
+	}
+}
+
+// TestParseDelegatedChecksums reads folders where checksums and signatures sit beside IANA's
+// file, as on its FTP server: delegated-iana-latest.md5 sorts after delegated-iana-latest
+// and was read as the statistics file, which failed the build.
+func TestParseDelegatedChecksums(t *testing.T) {
+	data, err := os.ReadFile("testdata/registries/delegated-iana-20190912")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := []byte("MD5 (delegated-iana-latest) = 0123456789abcdef0123456789abcdef\n")
+	tests := []struct {
+		name  string
+		files []string // the first holds the statistics, the others a checksum
+		err   error
+	}{
+		{"md5", []string{"delegated-iana-latest", "delegated-iana-latest.md5"}, nil},
+		{"asc", []string{"delegated-iana-latest", "delegated-iana-latest.asc"}, nil},
+		{"sha256", []string{"delegated-iana-latest", "delegated-iana-latest.sha256"}, nil},
+		{"all", []string{"delegated-iana-20190912", "delegated-iana-20190912.md5", "delegated-iana-20190912.asc", "delegated-iana-20190912.sha256"}, nil},
+		{"only checksums", []string{"", "delegated-iana-latest.md5", "delegated-iana-latest.asc"}, ErrNoDelegated},
+	}
+	for _, tt := range tests {
+		fsys := fstest.MapFS{}
+		for i, name := range tt.files {
+			switch {
+			case i > 0:
+				fsys[name] = &fstest.MapFile{Data: sum}
+			case name != "":
+				fsys[name] = &fstest.MapFile{Data: data}
+			}
+		}
+		asns, updated, err := ParseDelegated(fsys)
+		if !errors.Is(err, tt.err) {
+			t.Errorf("%s: error %v, want %v", tt.name, err, tt.err)
+			continue
+		}
+		if err == nil && (len(asns) != 3 || updated != "2019-09-11") {
+			t.Errorf("%s: %d AS blocks of %s, want 3 of 2019-09-11", tt.name, len(asns), updated)
+		}
 	}
 }
 

@@ -225,6 +225,14 @@ func Date(s string) string {
 	return s[:4] + "-" + s[4:6] + "-" + s[6:8]
 }
 
+// IsChecksum reports whether a file named name is a checksum or signature published beside
+// a delegated file (delegated-apnic-latest.md5, .asc, .sha256), to be left out where
+// delegated-* files are gathered: they are not statistics files, and sort after the file
+// they describe.
+func IsChecksum(name string) bool {
+	return strings.HasSuffix(name, ".md5") || strings.HasSuffix(name, ".asc") || strings.HasSuffix(name, ".sha256")
+}
+
 // RegistryName returns the name a registry goes by in the API for its lower-case code in
 // these files: "AFRINIC", "APNIC", "ARIN", "LACNIC", "RIPE NCC", "IANA", "IETF"; "" for
 // anything else.

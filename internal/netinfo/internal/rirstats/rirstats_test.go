@@ -125,6 +125,17 @@ func TestDate(t *testing.T) {
 	}
 }
 
+func TestIsChecksum(t *testing.T) {
+	for name, want := range map[string]bool{
+		"delegated-iana-latest.md5": true, "delegated-apnic-latest.asc": true, "delegated-arin-extended-latest.sha256": true,
+		"delegated-iana-latest": false, "delegated-apnic-20260618": false, "delegated-ripencc-latest.bz2": false, "md5": false,
+	} {
+		if got := IsChecksum(name); got != want {
+			t.Errorf("IsChecksum(%q) = %v", name, got)
+		}
+	}
+}
+
 func FuzzRIRDelegated(f *testing.F) {
 	f.Add(sample)
 	f.Add("2.3|lacnic|20240208|88899|19870101|20240208|-0300\nlacnic|BR|ipv4|24.152.0.0|1024|20200310|allocated|310248\n")

@@ -206,8 +206,15 @@ func (d *mrtDecoder) record(h *mrt.MRTHeader, body []byte) {
 
 func (d *mrtDecoder) tableDump(h *mrt.MRTHeader, body []byte) {
 	switch mrt.MRTSubTypeTableDumpv2(h.SubType) {
-	case mrt.PEER_INDEX_TABLE, mrt.RIB_IPV4_UNICAST, mrt.RIB_IPV6_UNICAST, mrt.RIB_GENERIC,
-		mrt.RIB_IPV4_UNICAST_ADDPATH, mrt.RIB_IPV6_UNICAST_ADDPATH, mrt.RIB_GENERIC_ADDPATH:
+	case mrt.PEER_INDEX_TABLE, mrt.RIB_IPV4_UNICAST, mrt.RIB_IPV6_UNICAST,
+		mrt.RIB_IPV4_UNICAST_ADDPATH, mrt.RIB_IPV6_UNICAST_ADDPATH:
+	case mrt.RIB_GENERIC, mrt.RIB_GENERIC_ADDPATH:
+		// Sequence number, AFI, SAFI: multicast routes here are skipped like those of
+		// RIB_IPV4_MULTICAST. gobgp's Rib does not keep the family of a generic RIB.
+		if len(body) >= 7 && body[6] != bgp.SAFI_UNICAST {
+			d.st.Unsupported++
+			return
+		}
 	default:
 		d.st.Unsupported++ // multicast RIBs, geo peer tables
 		return

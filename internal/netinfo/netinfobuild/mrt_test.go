@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"encoding/binary"
 	"flag"
 	"net/netip"
 	"os"
@@ -282,5 +283,84 @@ func TestMRTSamples(t *testing.T) {
 	}
 	if got := paths.origins(netip.MustParsePrefix("172.17.0.0/24")); len(got) != 0 || paths.Leaks == 0 {
 		t.Errorf("origins of 172.17.0.0/24 = %v with %d leaks; want none, the routes counted as leaks", got, paths.Leaks)
+	}
+}
+
+// Hand-written TABLE_DUMP_V2 records (RFC 6396 4.3), for the cases gobgp's writer cannot
+// produce: multicast generic RIBs, broken peer tables.
+
+// mrtRecord returns an MRT record of the given type and subtype.
+func mrtRecord(typ mrt.MRTType, sub uint16, body []byte) []byte {
+	b := binary.BigEndian.AppendUint32(nil, 1700000000)
+	b = binary.BigEndian.AppendUint16(b, uint16(typ))
+	b = binary.BigEndian.AppendUint16(b, sub)
+	b = binary.BigEndian.AppendUint32(b, uint32(len(body)))
+	return append(b, body...)
+}
+
+// peerIndexTable returns a PEER_INDEX_TABLE record of IPv4 peers with 4-byte AS numbers;
+// peer i has address 192.0.2.i.
+func peerIndexTable(ases ...uint32) []byte {
+	b := []byte{10, 0, 0, 1, 0, 0} // collector id, empty view name
+	b = binary.BigEndian.AppendUint16(b, uint16(len(ases)))
+	for i, as := range ases {
+		b = append(b, 0x02, 10, 0, 0, byte(i), 192, 0, 2, byte(i)) // type: IPv4, AS4; BGP id; address
+		b = binary.BigEndian.AppendUint32(b, as)
+	}
+	return mrtRecord(mrt.TABLE_DUMPv2, uint16(mrt.PEER_INDEX_TABLE), b)
+}
+
+// ribRecord returns a RIB record for 198.51.100.0/24 with one entry, from peer index peer
+// with the AS path path. A generic RIB (RIB_GENERIC) is given AFI 1 and safi.
+func ribRecord(sub mrt.MRTSubTypeTableDumpv2, safi uint8, peer uint16, path ...uint32) []byte {
+	b := binary.BigEndian.AppendUint32(nil, 0) // sequence number
+	if sub == mrt.RIB_GENERIC {
+		b = append(b, 0, 1, safi)
+	}
+	b = append(b, 24, 198, 51, 100)
+	b = binary.BigEndian.AppendUint16(b, 1) // entry count
+	attr := []byte{0x40, 2, byte(2 + 4*len(path)), bgp.BGP_ASPATH_ATTR_TYPE_SEQ, byte(len(path))}
+	for _, as := range path {
+		attr = binary.BigEndian.AppendUint32(attr, as)
+	}
+	b = binary.BigEndian.AppendUint16(b, peer)
+	b = binary.BigEndian.AppendUint32(b, 1700000000) // originated time
+	b = binary.BigEndian.AppendUint16(b, uint16(len(attr)))
+	return mrtRecord(mrt.TABLE_DUMPv2, uint16(sub), append(b, attr...))
+}
+
+// TestMRTRecords reads hand-written TABLE_DUMP_V2 streams record by record.
+func TestMRTRecords(t *testing.T) {
+	tests := []struct {
+		name    string
+		records [][]byte
+		routes  []uint32 // peer AS of each route
+		want    mrtStats // Unsupported and Malformed
+	}{
+		{"unicast", [][]byte{peerIndexTable(64496), ribRecord(mrt.RIB_IPV4_UNICAST, 0, 0, 64496, 15169)},
+			[]uint32{64496}, mrtStats{}},
+		{"generic unicast", [][]byte{peerIndexTable(64496), ribRecord(mrt.RIB_GENERIC, bgp.SAFI_UNICAST, 0, 64496, 15169)},
+			[]uint32{64496}, mrtStats{}},
+		{"multicast", [][]byte{peerIndexTable(64496), ribRecord(mrt.RIB_IPV4_MULTICAST, 0, 0, 64496, 15169)},
+			nil, mrtStats{Unsupported: 1}},
+		{"generic multicast", [][]byte{peerIndexTable(64496), ribRecord(mrt.RIB_GENERIC, bgp.SAFI_MULTICAST, 0, 64496, 15169)},
+			nil, mrtStats{Unsupported: 1}},
+	}
+	for _, tt := range tests {
+		var st mrtStats
+		var routes []uint32
+		ok, err := readMRT(bytes.NewReader(bytes.Join(tt.records, nil)), &st, func(r route) {
+			if r.Prefix != netip.MustParsePrefix("198.51.100.0/24") || r.Path[0] != r.Peer.AS {
+				t.Errorf("%s: route %+v", tt.name, r)
+			}
+			routes = append(routes, r.Peer.AS)
+		})
+		if !ok || err != nil {
+			t.Errorf("%s: %v, %v", tt.name, ok, err)
+		}
+		if !slices.Equal(routes, tt.routes) || st.Unsupported != tt.want.Unsupported || st.Malformed != tt.want.Malformed {
+			t.Errorf("%s: routes from peers %v, %d unsupported, %d malformed; want %v, %d, %d",
+				tt.name, routes, st.Unsupported, st.Malformed, tt.routes, tt.want.Unsupported, tt.want.Malformed)
+		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"net/netip"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -12,6 +13,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/osrg/gobgp/v4/pkg/packet/bgp"
+	"github.com/osrg/gobgp/v4/pkg/packet/mrt"
 )
 
 var cmpNetip = cmpopts.EquateComparable(netip.Addr{}, netip.Prefix{})
@@ -164,6 +167,7 @@ func FuzzMRT(f *testing.F) {
 	f.Add(b[:len(b)/2])
 	f.Add([]byte{0x1f, 0x8b, 0x08})
 	f.Add([]byte("BZh91AY&SY"))
+	f.Add(slices.Concat(peerIndexTable(64496), ribRecord(mrt.RIB_GENERIC, bgp.SAFI_MULTICAST, 0, 64496, 15169)))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var st mrtStats
 		_, _ = readMRT(bytes.NewReader(data), &st, func(r route) {

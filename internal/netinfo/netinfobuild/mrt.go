@@ -223,6 +223,11 @@ func (d *mrtDecoder) tableDump(h *mrt.MRTHeader, body []byte) {
 	hdr.Len = uint32(len(body))
 	msg, err := mrt.ParseBody(body, &hdr)
 	if err != nil {
+		if mrt.MRTSubTypeTableDumpv2(h.SubType) == mrt.PEER_INDEX_TABLE {
+			// RIB entries index the latest table (RFC 6396 4.3): kept, the one before would
+			// credit them to other peers. Without a table they count as malformed.
+			d.peers = d.peers[:0]
+		}
 		d.st.Malformed++
 		return
 	}

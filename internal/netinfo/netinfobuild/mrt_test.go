@@ -310,6 +310,14 @@ func peerIndexTable(ases ...uint32) []byte {
 	return mrtRecord(mrt.TABLE_DUMPv2, uint16(mrt.PEER_INDEX_TABLE), b)
 }
 
+// brokenPeerIndexTable declares two peers and holds one and a half.
+var brokenPeerIndexTable = func() []byte {
+	b := peerIndexTable(174, 1299)
+	b = b[:len(b)-3]
+	binary.BigEndian.PutUint32(b[8:], uint32(len(b)-mrt.MRT_COMMON_HEADER_LEN))
+	return b
+}()
+
 // ribRecord returns a RIB record for 198.51.100.0/24 with one entry, from peer index peer
 // with the AS path path. A generic RIB (RIB_GENERIC) is given AFI 1 and safi.
 func ribRecord(sub mrt.MRTSubTypeTableDumpv2, safi uint8, peer uint16, path ...uint32) []byte {
@@ -345,6 +353,15 @@ func TestMRTRecords(t *testing.T) {
 			nil, mrtStats{Unsupported: 1}},
 		{"generic multicast", [][]byte{peerIndexTable(64496), ribRecord(mrt.RIB_GENERIC, bgp.SAFI_MULTICAST, 0, 64496, 15169)},
 			nil, mrtStats{Unsupported: 1}},
+		{"no peer table", [][]byte{ribRecord(mrt.RIB_IPV4_UNICAST, 0, 0, 64496, 15169)},
+			nil, mrtStats{Malformed: 1}},
+		{"second table", [][]byte{peerIndexTable(64496, 3356), peerIndexTable(174, 1299), ribRecord(mrt.RIB_IPV4_UNICAST, 0, 1, 1299, 15169)},
+			[]uint32{1299}, mrtStats{}},
+		// The broken table leaves none: its entries would have gone to 3356.
+		{"broken second table", [][]byte{peerIndexTable(64496, 3356), brokenPeerIndexTable, ribRecord(mrt.RIB_IPV4_UNICAST, 0, 1, 1299, 15169)},
+			nil, mrtStats{Malformed: 2}},
+		{"broken, then whole", [][]byte{peerIndexTable(64496, 3356), brokenPeerIndexTable, peerIndexTable(174, 1299), ribRecord(mrt.RIB_IPV4_UNICAST, 0, 1, 1299, 15169)},
+			[]uint32{1299}, mrtStats{Malformed: 1}},
 	}
 	for _, tt := range tests {
 		var st mrtStats

@@ -223,6 +223,9 @@ func input(ctx context.Context, src build.Sources, rep reporter) (netinfo.Input,
 			rep.Warnf(srcMRT, "skipped %d records of unsupported types, %d malformed records, %d announcements without a usable AS path, %d through a private or reserved AS number",
 				st.Unsupported, st.Malformed, st.NoPath, paths.Leaks)
 		}
+		for _, w := range st.fileWarnings() {
+			rep.Warnf(srcMRT, "%s", w)
+		}
 	} else {
 		rep.Warnf(srcMRT, "not mirrored: no AS paths, so viaCarriers, transitTo and totalTransitTo stay empty")
 	}

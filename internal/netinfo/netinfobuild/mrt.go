@@ -33,7 +33,8 @@ import (
 // full table stay well under 1 MiB.
 const maxMRTRecord = 16 << 20
 
-// maxMRTFile bounds the decompressed size of one MRT file.
+// maxMRTFile bounds the decompressed size of one MRT file, and so the time spent on it.
+// What lies past it is not read; the build says so.
 const maxMRTFile = 4 << 30
 
 // route is one observed path to a prefix: who saw it, and the AS path with prepending
@@ -59,10 +60,34 @@ type mrtStats struct {
 	Malformed   int // records or attributes that did not parse
 	NoPath      int // announcements without a usable AS path (empty, AS_SET, loop)
 	Newest      time.Time
+	NotMRT      []string // files left out: they do not start with an MRT record of a known type
+	Cut         []string // files read only up to maxMRTFile bytes, decompressed
+}
+
+// fileWarnings says which files were left out, or read in part.
+func (st mrtStats) fileWarnings() []string {
+	var out []string
+	if len(st.NotMRT) > 0 {
+		out = append(out, fmt.Sprintf("left out %d files that do not start with an MRT record of a known type: %s", len(st.NotMRT), someNames(st.NotMRT)))
+	}
+	if len(st.Cut) > 0 {
+		out = append(out, fmt.Sprintf("read %d files only up to %d bytes (decompressed), so their later records are missing: %s", len(st.Cut), int64(maxMRTFile), someNames(st.Cut)))
+	}
+	return out
+}
+
+// someNames lists the first few names, for a warning that stays one line.
+func someNames(names []string) string {
+	const show = 5
+	if len(names) <= show {
+		return strings.Join(names, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(names[:show], ", "), len(names)-show)
 }
 
 // parseMRT reads every MRT file in fsys (gzip and bzip2 compression are recognised by
-// their magic numbers; files that are not MRT are skipped) and calls yield for each route.
+// their magic numbers; files that are not MRT are left out, and listed in NotMRT) and
+// calls yield for each route.
 func parseMRT(ctx context.Context, fsys fs.FS, yield func(route)) (mrtStats, error) {
 	names, err := files(fsys, func(base string) bool {
 		return !strings.HasSuffix(base, ".md") && !strings.HasSuffix(base, ".txt") && !strings.HasPrefix(base, ".")
@@ -79,12 +104,18 @@ func parseMRT(ctx context.Context, fsys fs.FS, yield func(route)) (mrtStats, err
 		if err != nil {
 			return st, err
 		}
-		ok, err := readMRT(f, &st, yield)
+		read, err := readMRT(f, maxMRTFile, &st, yield)
 		f.Close()
 		if err != nil {
 			return st, fmt.Errorf("%s: %w", name, err)
 		}
-		if ok {
+		switch read {
+		case notMRT:
+			st.NotMRT = append(st.NotMRT, name)
+		case mrtCut:
+			st.Cut = append(st.Cut, name)
+			st.Files++
+		default:
 			st.Files++
 		}
 	}
@@ -94,9 +125,17 @@ func parseMRT(ctx context.Context, fsys fs.FS, yield func(route)) (mrtStats, err
 	return st, nil
 }
 
-// readMRT reads one possibly compressed MRT stream. It reports false, without error, for a
-// stream that does not start with an MRT header of a known type.
-func readMRT(r io.Reader, st *mrtStats, yield func(route)) (bool, error) {
+// mrtRead is what readMRT made of a stream.
+type mrtRead int
+
+const (
+	notMRT   mrtRead = iota // it does not start with an MRT record of a known type: nothing read
+	mrtWhole                // read to its end
+	mrtCut                  // longer than the limit: read up to it
+)
+
+// readMRT reads one possibly compressed MRT stream, up to limit bytes decompressed.
+func readMRT(r io.Reader, limit int64, st *mrtStats, yield func(route)) (mrtRead, error) {
 	br := bufio.NewReaderSize(r, 1<<16)
 	magic, _ := br.Peek(3)
 	var in io.Reader = br
@@ -104,15 +143,15 @@ func readMRT(r io.Reader, st *mrtStats, yield func(route)) (bool, error) {
 	case len(magic) >= 2 && magic[0] == 0x1f && magic[1] == 0x8b:
 		zr, err := gzip.NewReader(br)
 		if err != nil {
-			return false, err
+			return notMRT, err
 		}
 		defer zr.Close()
 		in = zr
 	case len(magic) == 3 && string(magic) == "BZh":
 		in = bzip2.NewReader(br)
 	}
-	in = io.LimitReader(in, maxMRTFile)
-	sc := bufio.NewScanner(in)
+	lr := &io.LimitedReader{R: in, N: limit}
+	sc := bufio.NewScanner(lr)
 	sc.Buffer(make([]byte, 0, 1<<16), maxMRTRecord)
 	sc.Split(splitMRT)
 	d := mrtDecoder{st: st, yield: yield}
@@ -122,7 +161,7 @@ func readMRT(r io.Reader, st *mrtStats, yield func(route)) (bool, error) {
 		h, err := mrt.ParseHeader(rec) // reads 12 bytes, 16 for the _ET types
 		if first {
 			if err != nil || !knownType(h.Type) {
-				return false, nil // not an MRT file
+				return notMRT, nil
 			}
 			first = false
 		}
@@ -136,14 +175,28 @@ func readMRT(r io.Reader, st *mrtStats, yield func(route)) (bool, error) {
 		}
 		d.record(h, rec[mrt.MRT_COMMON_HEADER_LEN:])
 	}
-	if err := sc.Err(); err != nil {
-		if first {
-			return false, nil
-		}
-		// A truncated or corrupt tail: keep what was read, count the rest as malformed.
-		st.Malformed++
+	// A byte past the limit means the stream was cut there; a LimitedReader alone ends
+	// as if the stream did.
+	cut := false
+	if lr.N == 0 {
+		var one [1]byte
+		_, err := io.ReadFull(in, one[:])
+		cut = err == nil
 	}
-	return !first, nil
+	if err := sc.Err(); err != nil && !first {
+		// A truncated or corrupt tail: keep what was read, count the rest as malformed,
+		// unless it is the record the limit cut through.
+		if !cut || !errors.Is(err, errTruncated) {
+			st.Malformed++
+		}
+	}
+	switch {
+	case first:
+		return notMRT, nil
+	case cut:
+		return mrtCut, nil
+	}
+	return mrtWhole, nil
 }
 
 // errTruncated reports an MRT stream that ends inside a record.

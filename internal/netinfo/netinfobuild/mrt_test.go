@@ -366,18 +366,95 @@ func TestMRTRecords(t *testing.T) {
 	for _, tt := range tests {
 		var st mrtStats
 		var routes []uint32
-		ok, err := readMRT(bytes.NewReader(bytes.Join(tt.records, nil)), &st, func(r route) {
+		read, err := readMRT(bytes.NewReader(bytes.Join(tt.records, nil)), maxMRTFile, &st, func(r route) {
 			if r.Prefix != netip.MustParsePrefix("198.51.100.0/24") || r.Path[0] != r.Peer.AS {
 				t.Errorf("%s: route %+v", tt.name, r)
 			}
 			routes = append(routes, r.Peer.AS)
 		})
-		if !ok || err != nil {
-			t.Errorf("%s: %v, %v", tt.name, ok, err)
+		if read != mrtWhole || err != nil {
+			t.Errorf("%s: %v, %v", tt.name, read, err)
 		}
 		if !slices.Equal(routes, tt.routes) || st.Unsupported != tt.want.Unsupported || st.Malformed != tt.want.Malformed {
 			t.Errorf("%s: routes from peers %v, %d unsupported, %d malformed; want %v, %d, %d",
 				tt.name, routes, st.Unsupported, st.Malformed, tt.routes, tt.want.Unsupported, tt.want.Malformed)
+		}
+	}
+}
+
+// TestReadMRTLimit reads the constructed dump, plain and gzipped, up to limits around its
+// length: a stream longer than the limit is reported cut, not read as if it ended there,
+// and the record the limit cuts through is not counted as malformed.
+func TestReadMRTLimit(t *testing.T) {
+	raw := writeConstructed(t)
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write(raw)
+	zw.Close()
+	peerTable := int64(mrt.MRT_COMMON_HEADER_LEN) + int64(binary.BigEndian.Uint32(raw[8:12]))
+	all := len(constructedPaths) + 1 // the RIB routes and the BGP4MP one, last
+	tests := []struct {
+		name      string
+		data      []byte
+		limit     int64
+		want      mrtRead
+		routes    int
+		malformed int
+	}{
+		{"plain, to the byte", raw, int64(len(raw)), mrtWhole, all, 0},
+		{"plain, a byte to spare", raw, int64(len(raw)) + 1, mrtWhole, all, 0},
+		{"plain, a byte short", raw, int64(len(raw)) - 1, mrtCut, all - 1, 0},
+		{"plain, after the peer table", raw, peerTable, mrtCut, 0, 0},
+		{"gzip, to the byte", gz.Bytes(), int64(len(raw)), mrtWhole, all, 0},
+		{"gzip, a byte short", gz.Bytes(), int64(len(raw)) - 1, mrtCut, all - 1, 0},
+		{"truncated", raw[:len(raw)-1], maxMRTFile, mrtWhole, all - 1, 1},
+	}
+	for _, tt := range tests {
+		var st mrtStats
+		got, err := readMRT(bytes.NewReader(tt.data), tt.limit, &st, func(route) {})
+		if err != nil || got != tt.want || st.Routes != tt.routes || st.Malformed != tt.malformed {
+			t.Errorf("%s: %v, %v, %d routes, %d malformed; want %v, %d, %d", tt.name, got, err, st.Routes, st.Malformed, tt.want, tt.routes, tt.malformed)
+		}
+	}
+}
+
+// TestParseMRTNotMRT checks that files which are not MRT dumps are listed, and the build
+// told, rather than passed over.
+func TestParseMRTNotMRT(t *testing.T) {
+	fsys := fstest.MapFS{
+		"rib.mrt":  {Data: writeConstructed(t)},
+		"junk.bin": {Data: slices.Concat(mrtRecord(99, 0, nil), peerIndexTable(64496))},
+		"empty":    {},
+		"notes.md": {Data: []byte("# about these dumps\n")}, // documentation: not listed
+	}
+	st, err := parseMRT(context.Background(), fsys, func(route) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Files != 1 || !slices.Equal(st.NotMRT, []string{"empty", "junk.bin"}) || len(st.Cut) != 0 {
+		t.Errorf("%d files, not MRT %q, cut %q", st.Files, st.NotMRT, st.Cut)
+	}
+	want := []string{"left out 2 files that do not start with an MRT record of a known type: empty, junk.bin"}
+	if got := st.fileWarnings(); !slices.Equal(got, want) {
+		t.Errorf("warnings %q, want %q", got, want)
+	}
+}
+
+func TestMRTFileWarnings(t *testing.T) {
+	tests := []struct {
+		st   mrtStats
+		want []string
+	}{
+		{mrtStats{Files: 3}, nil},
+		{mrtStats{Cut: []string{"bview.gz"}}, []string{"read 1 files only up to 4294967296 bytes (decompressed), so their later records are missing: bview.gz"}},
+		{mrtStats{NotMRT: []string{"a", "b", "c", "d", "e", "f", "g"}, Cut: []string{"x", "y"}}, []string{
+			"left out 7 files that do not start with an MRT record of a known type: a, b, c, d, e and 2 more",
+			"read 2 files only up to 4294967296 bytes (decompressed), so their later records are missing: x, y",
+		}},
+	}
+	for _, tt := range tests {
+		if got := tt.st.fileWarnings(); !slices.Equal(got, tt.want) {
+			t.Errorf("%+v: %q, want %q", tt.st, got, tt.want)
 		}
 	}
 }

@@ -169,9 +169,10 @@ func FuzzMRT(f *testing.F) {
 	f.Add([]byte("BZh91AY&SY"))
 	f.Add(slices.Concat(peerIndexTable(64496), ribRecord(mrt.RIB_GENERIC, bgp.SAFI_MULTICAST, 0, 64496, 15169)))
 	f.Add(slices.Concat(peerIndexTable(64496, 3356), brokenPeerIndexTable, ribRecord(mrt.RIB_IPV4_UNICAST, 0, 1, 1299, 15169)))
+	f.Add(slices.Concat(mrtRecord(99, 0, nil), peerIndexTable(64496)))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var st mrtStats
-		_, _ = readMRT(bytes.NewReader(data), &st, func(r route) {
+		_, _ = readMRT(bytes.NewReader(data), maxMRTFile, &st, func(r route) {
 			if !r.Prefix.IsValid() || len(r.Path) == 0 {
 				t.Fatalf("bad route %+v", r)
 			}

@@ -426,14 +426,15 @@ func BenchmarkRealWithin(b *testing.B) {
 	}
 }
 
-// TestRealRIRCutShort builds with APNIC's file cut at 2 MiB, inside its 44 346th resource line: the
-// report must say the file holds fewer records than its header counts, which the skipped
-// partial line alone did not make plain. The whole files must not raise it.
-func TestRealRIRCutShort(t *testing.T) {
-	const warning = "where the header counts"
-	for _, w := range realData(t).rep.warnings[srcRIR] {
-		if strings.Contains(w, warning) {
-			t.Errorf("whole files: %s", w)
+// TestRealDamagedSources builds with APNIC's file cut at 2 MiB, inside its 44 346th
+// resource line, and a file among the MRT dumps that is not one. The report must say the
+// RIR file holds fewer records than its header counts (the skipped partial line alone did
+// not make it plain), and name the file left out of the MRT source. The whole sources
+// must raise neither.
+func TestRealDamagedSources(t *testing.T) {
+	for _, w := range slices.Concat(realData(t).rep.warnings[srcRIR], realData(t).rep.warnings[srcMRT]) {
+		if strings.Contains(w, "where the header counts") || strings.Contains(w, "left out") {
+			t.Errorf("whole sources: %s", w)
 		}
 	}
 	src := buildtest.Sources(t, Needs()...)
@@ -446,26 +447,43 @@ func TestRealRIRCutShort(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cut := cutSources{src, fstest.MapFS{names[0]: {Data: b[:2<<20]}}}
-	rep := newFakeReport()
-	if _, err := input(context.Background(), cut, rep); err != nil {
+	mrtFS, _ := src.Source(srcMRT)
+	dumps := fstest.MapFS{"junk.bin": {Data: []byte("not an MRT dump")}}
+	err = fs.WalkDir(mrtFS, ".", func(name string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := fs.ReadFile(mrtFS, name)
+		dumps[name] = &fstest.MapFile{Data: b}
+		return err
+	})
+	if err != nil {
 		t.Fatal(err)
 	}
-	want := names[0] + ": 44346 records where the header counts 85300; the file may be cut short"
-	if !slices.Contains(rep.warnings[srcRIR], want) {
-		t.Errorf("warnings %q, want %q", rep.warnings[srcRIR], want)
+	damaged := replacedSources{src, map[string]fs.FS{srcRIR: fstest.MapFS{names[0]: {Data: b[:2<<20]}}, srcMRT: dumps}}
+	rep := newFakeReport()
+	if _, err := input(context.Background(), damaged, rep); err != nil {
+		t.Fatal(err)
+	}
+	for src, want := range map[string]string{
+		srcRIR: names[0] + ": 44346 records where the header counts 85300; the file may be cut short",
+		srcMRT: "left out 1 files that do not start with an MRT record of a known type: junk.bin",
+	} {
+		if !slices.Contains(rep.warnings[src], want) {
+			t.Errorf("%s: warnings %q, want %q", src, rep.warnings[src], want)
+		}
 	}
 }
 
-// cutSources replaces the RIR files.
-type cutSources struct {
+// replacedSources replaces some sources.
+type replacedSources struct {
 	build.Sources
-	rir fs.FS
+	by map[string]fs.FS
 }
 
-func (c cutSources) Source(name string) (fs.FS, bool) {
-	if name == srcRIR {
-		return c.rir, true
+func (r replacedSources) Source(name string) (fs.FS, bool) {
+	if f, ok := r.by[name]; ok {
+		return f, true
 	}
-	return c.Sources.Source(name)
+	return r.Sources.Source(name)
 }

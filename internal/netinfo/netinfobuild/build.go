@@ -21,11 +21,13 @@
 //     status only) and special-purpose registries (registry "IANA", status "reserved").
 //     Where the answering block has no country, the network's registered_country from
 //     GeoLite2-Country is used.
-//   - isBogon: IANA's special-purpose blocks that are not globally reachable and IANA's
-//     reserved space (IPv4 /8s, IPv6 outside the blocks allocated to registries); within
-//     the rest, free space as the newest source says: the blocks the RIR files list as
-//     available and Team Cymru's full bogons, unless a newer RIR file allocated the block or
-//     GeoLite2-ASN, newer than both, has a network announced there (see freshness.go).
+//   - isBogon: IANA's special-purpose blocks that are not globally reachable, always; else
+//     free space as the newest dated source says: the blocks the RIR files list as
+//     available or reserved and Team Cymru's full bogons, unless a newer RIR file allocated
+//     the block, a newer full-bogon list no longer lists it, or GeoLite2-ASN, newer than
+//     them, has a network announced there; else IANA's reserved space (IPv4 /8s, IPv6
+//     outside the blocks allocated to registries), where an announcement alone makes no
+//     difference (see freshness.go).
 //   - viaCarriers, transitTo: AS paths of MRT dumps (see asPaths); empty without them.
 //   - AS organisation: GeoLite2-ASN; the names list's long name where GeoLite2 has none.
 //     AS name (handle): the names list. AS registry, country and registration date: RIR
@@ -77,9 +79,8 @@ const (
 	prioRIRFree     = 3 // available, reserved
 	prioRIRUsed     = 4 // allocated, assigned
 
-	prioBogonIANA    = 0
-	prioBogonDated   = 1 // the newest of the RIR files, the full bogons and the announcements
-	prioBogonSpecial = 2
+	// prioBogon is the priority of every bogon block: resolveBogons makes them disjoint.
+	prioBogon = 0
 )
 
 // Build reads the sources and returns the netinfo section payload. It fails if geolite2 is
@@ -143,18 +144,17 @@ func input(ctx context.Context, src build.Sources, rep reporter) (netinfo.Input,
 	} else {
 		rep.Warnf(srcIANA, "not mirrored: IANA's registries come from the built-in table of %s (AS blocks %s)", facts.XMLUpdated, facts.ASNUpdated)
 	}
-	addIANA(&in, facts)
+	verdicts := addIANA(&in, facts) // on free and used space, resolved by resolveBogons
 
 	// RIR statistics.
 	var asnRows, asnPools []asnRow
-	var verdicts []verdict // on free and used space, resolved by date below
 	if fsys, ok := src.Source(srcRIR); ok {
 		d, err := parseRIRDelegated(fsys)
 		if err != nil {
 			return in, fmt.Errorf("netinfobuild: %s: %w", srcRIR, err)
 		}
 		in.Sources.RIRStats = true
-		verdicts = addRIR(&in, d)
+		verdicts = append(verdicts, addRIR(&in, d)...)
 		asnRows, asnPools = d.ASNs, d.ASNPools
 		for _, f := range d.Files {
 			rep.Count(srcRIR, f.Registry+" records", f.Records)
@@ -182,8 +182,12 @@ func input(ctx context.Context, src build.Sources, rep reporter) (netinfo.Input,
 		}
 		in.Sources.FullBogons = true
 		verdicts = append(verdicts, fullBogonVerdicts(fb, facts)...)
-		rep.Count(srcFullBogons, "prefixes", len(fb.Prefixes))
-		rep.DataDate(srcFullBogons, fb.Updated)
+		prefixes := 0
+		for _, l := range fb.Lists {
+			prefixes += len(l.Prefixes)
+			rep.DataDate(srcFullBogons, l.Updated)
+		}
+		rep.Count(srcFullBogons, "prefixes", prefixes)
 		if fb.Skipped > 0 {
 			rep.Warnf(srcFullBogons, "%d lines skipped", fb.Skipped)
 		}
@@ -236,7 +240,7 @@ func input(ctx context.Context, src build.Sources, rep reporter) (netinfo.Input,
 	}
 	rep.Count(srcGeoLite, "networks", nets)
 	if spared := resolveBogons(&in, verdicts, facts, asnDB.Built); spared > 0 {
-		rep.Warnf(srcGeoLite, "%d announced networks lie in space that an older RIR file or full-bogon list calls free; taken as allocated since, they are not bogons", spared)
+		rep.Count(srcGeoLite, "networks not bogons for being newer than the lists that call their space free", spared)
 	}
 	if in.Sources.ASPaths {
 		matched := 0
@@ -252,12 +256,14 @@ func input(ctx context.Context, src build.Sources, rep reporter) (netinfo.Input,
 	return in, nil
 }
 
-// addIANA adds IANA's address space and special-purpose blocks.
-func addIANA(in *netinfo.Input, f iana.Facts) {
+// addIANA adds IANA's address space and special-purpose blocks to in's registry and
+// returns their verdicts on free space.
+func addIANA(in *netinfo.Input, f iana.Facts) []verdict {
+	vs := make([]verdict, 0, len(f.Space)+len(f.Special))
 	for _, s := range f.Space {
 		first, last := s.Prefix.Addr(), lastAddr(s.Prefix)
 		in.Registry = append(in.Registry, netinfo.RegistryBlock{First: first, Last: last, Registry: s.Registry, Status: s.Status, Priority: prioIANASpace})
-		in.Bogons = append(in.Bogons, netinfo.BogonBlock{First: first, Last: last, Bogon: s.Bogon, Priority: prioBogonIANA})
+		vs = append(vs, verdict{first: first, last: last, bogon: s.Bogon, kind: kindIANA, bits: s.Prefix.Bits()})
 	}
 	for _, s := range f.Special {
 		if s.Prefix.Addr().Is4In6() {
@@ -265,71 +271,69 @@ func addIANA(in *netinfo.Input, f iana.Facts) {
 		}
 		first, last := s.Prefix.Addr(), lastAddr(s.Prefix)
 		in.Registry = append(in.Registry, netinfo.RegistryBlock{First: first, Last: last, Registry: "IANA", Status: "reserved", Priority: prioIANASpecial})
-		in.Bogons = append(in.Bogons, netinfo.BogonBlock{First: first, Last: last, Bogon: !s.Reachable, Priority: prioBogonSpecial})
+		vs = append(vs, verdict{first: first, last: last, bogon: !s.Reachable, kind: kindSpecial, bits: s.Prefix.Bits()})
 	}
+	return vs
 }
 
 // addRIR adds the RIR blocks to in's registry and returns their verdicts, dated by their
-// files: available blocks are free space, allocated, assigned and reserved ones are not.
+// files: available and reserved blocks are free space (reserved ones are held back, for a
+// holder's growth or for exchange points, and handed to no network yet), allocated and
+// assigned ones are in use.
 func addRIR(in *netinfo.Input, d rirData) []verdict {
 	vs := make([]verdict, 0, len(d.Blocks))
 	for _, b := range d.Blocks {
+		free := b.Status == "available" || b.Status == "reserved"
 		prio := uint8(prioRIRUsed)
-		if b.Status == "available" || b.Status == "reserved" {
+		if free {
 			prio = prioRIRFree
 		}
 		in.Registry = append(in.Registry, netinfo.RegistryBlock{First: b.First, Last: b.Last, Registry: b.Registry, Status: b.Status, Country: b.Country, Priority: prio})
-		vs = append(vs, verdict{first: b.First, last: b.Last, bogon: b.Status == "available", date: b.FileDate, kind: kindRIR})
+		vs = append(vs, verdict{first: b.First, last: b.Last, bogon: free, date: b.FileDate, kind: kindRIR})
 	}
 	return vs
 }
 
-// fullBogonVerdicts returns the verdicts of a full-bogon list: its prefixes are free, and,
-// since the list is meant to be complete, the rest of the space IANA gave out is in use.
+// fullBogonVerdicts returns the verdicts of the full-bogon lists, each dated by its own
+// header: a list's prefixes are free, and, since a list is meant to be complete, the rest
+// of the space IANA gave out in the list's family is in use.
 func fullBogonVerdicts(fb fullBogons, facts iana.Facts) []verdict {
-	date := fb.Updated.UTC().Format(time.DateOnly)
-	vs := make([]verdict, 0, len(fb.Prefixes)+len(facts.Space))
-	for _, p := range fb.Prefixes {
-		vs = append(vs, verdict{first: p.Addr(), last: lastAddr(p), bogon: true, date: date, kind: kindFullBogons})
-	}
-	for _, s := range facts.Space {
-		if !s.Bogon {
-			vs = append(vs, verdict{first: s.Prefix.Addr(), last: lastAddr(s.Prefix), date: date, kind: kindFullBogons})
+	var vs []verdict
+	for _, l := range fb.Lists {
+		date := l.Updated.UTC().Format(time.DateOnly)
+		var has4, has6 bool
+		for _, p := range l.Prefixes {
+			vs = append(vs, verdict{first: p.Addr(), last: lastAddr(p), bogon: true, date: date, kind: kindFullBogons})
+			has4, has6 = has4 || p.Addr().Is4(), has6 || p.Addr().Is6()
+		}
+		for _, s := range facts.Space {
+			if !s.Bogon && (s.Prefix.Addr().Is4() && has4 || s.Prefix.Addr().Is6() && has6) {
+				vs = append(vs, verdict{first: s.Prefix.Addr(), last: lastAddr(s.Prefix), date: date, kind: kindFullBogons})
+			}
 		}
 	}
 	return vs
 }
 
-// resolveBogons adds to in the bogon blocks that the dated verdicts and in's networks,
-// announced as of routed, decide (IANA's own are added by addIANA), and returns how many
-// networks older lists would have made bogons.
+// resolveBogons adds to in the bogon blocks that the verdicts and in's networks, announced
+// as of routed, decide, and returns how many networks the lists older than them would have
+// made bogons.
 func resolveBogons(in *netinfo.Input, verdicts []verdict, facts iana.Facts, routed time.Time) (spared int) {
-	verdicts = append(verdicts, routedVerdicts(in.Networks, verdicts, ianaBogon(facts), routed.UTC().Format(time.DateOnly))...)
-	dated, spared := newestVerdicts(verdicts, prioBogonDated)
-	in.Bogons = append(in.Bogons, dated...)
+	verdicts = append(verdicts, routedVerdicts(in.Networks, verdicts, ianaReserved(facts), routed.UTC().Format(time.DateOnly))...)
+	blocks, spared := resolveVerdicts(verdicts, prioBogon)
+	in.Bogons = append(in.Bogons, blocks...)
 	return spared
 }
 
-// ianaBogon returns a test of whether a prefix is a bogon whatever the lists say, which an
-// announcement does not make usable: the most specific of IANA's address-space blocks
-// holding it is reserved (2000::/3 is, around the blocks IANA allocated to registries), or
-// it overlaps a special-purpose block that is not globally reachable.
-func ianaBogon(facts iana.Facts) func(netip.Prefix) bool {
+// ianaReserved returns a test of whether IANA has not given a prefix out: the most specific
+// of IANA's address-space blocks holding it is reserved (2000::/3 is, around the blocks
+// IANA allocated to registries).
+func ianaReserved(facts iana.Facts) func(netip.Prefix) bool {
 	space := map[netip.Prefix]bool{}
 	for _, s := range facts.Space {
 		space[s.Prefix.Masked()] = space[s.Prefix.Masked()] || s.Bogon
 	}
-	var special [][2]netip.Addr
-	for _, s := range facts.Special {
-		if !s.Reachable && !s.Prefix.Addr().Is4In6() {
-			special = append(special, [2]netip.Addr{s.Prefix.Addr(), lastAddr(s.Prefix)})
-		}
-	}
-	specials := rangesOf(special)
 	return func(p netip.Prefix) bool {
-		if specials.overlaps(p.Addr(), lastAddr(p)) {
-			return true
-		}
 		for bits := p.Bits(); bits >= 0; bits-- {
 			if bogon, ok := space[netip.PrefixFrom(p.Addr(), bits).Masked()]; ok {
 				return bogon
@@ -341,12 +345,20 @@ func ianaBogon(facts iana.Facts) func(netip.Prefix) bool {
 
 // poolBlocks returns the AS blocks an RIR holds but has not handed out, as IANA's blocks
 // are given: they name the registry of an AS the RIR assigned after its file was written.
+// They are sorted and disjoint: of overlapping blocks (two files of one RIR), the first.
 func poolBlocks(rows []asnRow) []iana.ASNBlock {
-	out := make([]iana.ASNBlock, len(rows))
-	for i, r := range rows {
-		out[i] = iana.ASNBlock{First: r.First, Last: r.Last, Registry: r.Registry}
+	out := make([]iana.ASNBlock, 0, len(rows))
+	for _, r := range rows {
+		out = append(out, iana.ASNBlock{First: r.First, Last: r.Last, Registry: r.Registry})
 	}
-	return out
+	slices.SortStableFunc(out, compareASNBlocks)
+	kept := out[:0]
+	for _, b := range out {
+		if n := len(kept); n == 0 || b.First > kept[n-1].Last {
+			kept = append(kept, b)
+		}
+	}
+	return kept
 }
 
 // addNetworks adds the GeoLite2 networks with their registered country and, from the AS

@@ -126,12 +126,16 @@ func parseRIRDelegated(fsys fs.FS) (rirData, error) {
 	return out, nil
 }
 
-// fullBogons is the Team Cymru full bogon list.
+// fullBogons is the Team Cymru full bogon lists (IPv4 and IPv6), one per file.
 type fullBogons struct {
+	Lists   []bogonList
+	Skipped int // lines that are not prefixes
+}
+
+// bogonList is one file of full bogons.
+type bogonList struct {
 	Prefixes []netip.Prefix
-	Updated  time.Time // from the "# last updated <unix time>" header
-	Files    int
-	Skipped  int // lines that are not prefixes
+	Updated  time.Time // from the "# last updated <unix time>" header; zero if none
 }
 
 // parseFullBogons reads the fullbogons-ipv4*/fullbogons-ipv6* lists (one prefix a line,
@@ -145,33 +149,37 @@ func parseFullBogons(fsys fs.FS) (fullBogons, error) {
 		return fullBogons{}, errors.New("no fullbogons-* files")
 	}
 	var out fullBogons
+	prefixes := 0
 	for _, name := range names {
 		f, err := fsys.Open(name)
 		if err != nil {
 			return fullBogons{}, err
 		}
-		err = out.read(f)
+		var l bogonList
+		l, err = out.read(f)
 		f.Close()
 		if err != nil {
 			return fullBogons{}, fmt.Errorf("%s: %w", name, err)
 		}
-		out.Files++
+		out.Lists = append(out.Lists, l)
+		prefixes += len(l.Prefixes)
 	}
-	if len(out.Prefixes) == 0 {
+	if prefixes == 0 {
 		return fullBogons{}, errors.New("no bogon prefixes")
 	}
 	return out, nil
 }
 
-func (b *fullBogons) read(r io.Reader) error {
+func (b *fullBogons) read(r io.Reader) (bogonList, error) {
+	var l bogonList
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 4096), maxLine)
 	for sc.Scan() {
 		line := strings.TrimSpace(sc.Text())
 		if rest, ok := strings.CutPrefix(line, "# last updated "); ok {
 			if sec, err := strconv.ParseInt(strings.Fields(rest + " x")[0], 10, 64); err == nil && sec > 0 && sec < 1<<40 {
-				if t := time.Unix(sec, 0).UTC(); t.After(b.Updated) {
-					b.Updated = t
+				if t := time.Unix(sec, 0).UTC(); t.After(l.Updated) {
+					l.Updated = t
 				}
 			}
 			continue
@@ -184,9 +192,9 @@ func (b *fullBogons) read(r io.Reader) error {
 			b.Skipped++
 			continue
 		}
-		b.Prefixes = append(b.Prefixes, p.Masked())
+		l.Prefixes = append(l.Prefixes, p.Masked())
 	}
-	return sc.Err()
+	return l, sc.Err()
 }
 
 // asName is one line of an AS names list.

@@ -62,10 +62,11 @@ func TestParseFullBogons(t *testing.T) {
 	}
 	p := netip.MustParsePrefix
 	want := fullBogons{
-		Prefixes: []netip.Prefix{p("0.0.0.0/8"), p("10.0.0.0/8"), p("23.135.225.0/24"), p("192.0.2.0/24"), p("::/10"), p("2001:201::/32")},
-		Updated:  time.Unix(1710089701, 0).UTC(),
-		Files:    2,
-		Skipped:  1,
+		Lists: []bogonList{
+			{Prefixes: []netip.Prefix{p("0.0.0.0/8"), p("10.0.0.0/8"), p("23.135.225.0/24"), p("192.0.2.0/24")}, Updated: time.Unix(1710089701, 0).UTC()},
+			{Prefixes: []netip.Prefix{p("::/10"), p("2001:201::/32")}, Updated: time.Unix(1710089701, 0).UTC()},
+		},
+		Skipped: 1,
 	}
 	if diff := cmp.Diff(want, got, cmpNetip); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
@@ -125,10 +126,11 @@ func FuzzFullbogons(f *testing.F) {
 	f.Add("# last updated 99999999999999999999\n::ffff:1.2.3.0/120\nfe80::%eth0/64\n")
 	f.Fuzz(func(t *testing.T, s string) {
 		var b fullBogons
-		if err := b.read(strings.NewReader(s)); err != nil {
+		l, err := b.read(strings.NewReader(s))
+		if err != nil {
 			return
 		}
-		for _, p := range b.Prefixes {
+		for _, p := range l.Prefixes {
 			if !p.IsValid() || p.Masked() != p || p.Addr().Is4In6() || p.Addr().Zone() != "" {
 				t.Fatalf("bad prefix %v", p)
 			}

@@ -150,15 +150,15 @@ func gather(ctx context.Context, src build.Sources, rep reporter) (risk.Data, er
 	return d, nil
 }
 
-// supersededKinds are the kinds each of whose lists is the whole set as of its date (the
-// Tor network's exits, or all its relays), so that an address missing from a newer list
-// has left the set.
-var supersededKinds = []risk.Kind{risk.KindTorExit, risk.KindTorRelay}
+// supersededKinds are the kinds each of whose lists names the whole set as of its date:
+// the Tor network's exits, which churn within months. (Not KindTorRelay: a list of guards
+// is a part of the relays, so a newer one says nothing of the others.)
+var supersededKinds = []risk.Kind{risk.KindTorExit}
 
 // dropSuperseded removes the lists of supersededKinds that are more than staleAfter older
 // than the newest list of their kind, and names each in a warning: an address only they
-// hold (the shared mirror's Tor exit lists of 2024-03 hold 561 that the lists of 2026 do
-// not) left the Tor network long ago, and would otherwise be rated High risk as a Tor exit.
+// hold (the shared mirror's Tor exit lists of 2024-03 hold 561 that no Tor list of 2026
+// has) left the Tor network long ago, and would otherwise be rated High risk as a Tor exit.
 func dropSuperseded(lists []risk.List, rep reporter) []risk.List {
 	newest := map[risk.Kind]risk.List{}
 	for _, l := range lists {
@@ -172,7 +172,7 @@ func dropSuperseded(lists []risk.List, rep reporter) []risk.List {
 			return false
 		}
 		source, _, _ := strings.Cut(l.Name, "/")
-		rep.Warnf(source, "list %s (%s) is not used: %s lists the same %s relays and is more than a year newer (%s)",
+		rep.Warnf(source, "list %s (%s) is not used: %s, a list of all %s relays too, is more than a year newer (%s)",
 			l.Name, l.Date.Format(time.DateOnly), n.Name, l.Kind, n.Date.Format(time.DateOnly))
 		return true
 	})

@@ -8,9 +8,10 @@ import (
 	"github.com/ipatlas/ipatlas/internal/risk"
 )
 
-// TestDropSuperseded: a Tor list more than a year older than the newest list of its kind is
+// TestDropSuperseded: a Tor exit list more than a year older than the newest exit list is
 // dropped with a warning; one within a year, an undated one and lists of kinds that no
-// single list enumerates (datacenters: ipcat's 2019 list beside X4BNet's of 2026) stay.
+// single list enumerates (relays, of which guards are a part; datacenters: ipcat's 2019
+// list beside X4BNet's of 2026) stay.
 func TestDropSuperseded(t *testing.T) {
 	day := func(y, m, d int) time.Time { return time.Date(y, time.Month(m), d, 0, 0, 0, 0, time.UTC) }
 	lists := []risk.List{
@@ -28,11 +29,11 @@ func TestDropSuperseded(t *testing.T) {
 	for _, l := range dropSuperseded(slices.Clone(lists), rep) {
 		kept = append(kept, l.Name)
 	}
-	want := []string{"tor/onionoo-exits", "tor/doodad-exits", "tor/undated", "tor/onionoo-relays", "ipcat-datacenters", "x4bnet-lists-vpn/datacenter"}
+	want := []string{"tor/onionoo-exits", "tor/doodad-exits", "tor/undated", "tor/old-relays", "tor/onionoo-relays", "ipcat-datacenters", "x4bnet-lists-vpn/datacenter"}
 	if !slices.Equal(kept, want) {
 		t.Errorf("kept %q, want %q", kept, want)
 	}
-	if len(rep.warnings) != 2 {
+	if len(rep.warnings) != 1 {
 		t.Errorf("warnings %q, want one for each dropped list", rep.warnings)
 	}
 }

@@ -47,6 +47,7 @@ import (
 	"github.com/ipatlas/ipatlas/internal/build"
 	"github.com/ipatlas/ipatlas/internal/netinfo"
 	"github.com/ipatlas/ipatlas/internal/netinfo/internal/iana"
+	"github.com/ipatlas/ipatlas/internal/netinfo/internal/rirstats"
 )
 
 // Source names, as the catalogue knows them.
@@ -161,8 +162,8 @@ func input(ctx context.Context, src build.Sources, rep reporter) (netinfo.Input,
 			if f.Skipped > 0 {
 				rep.Warnf(srcRIR, "%s: %d lines skipped", f.Name, f.Skipped)
 			}
-			if f.Lines != f.Declared {
-				rep.Warnf(srcRIR, "%s: %d records where the header counts %d; the file may be cut short", f.Name, f.Lines, f.Declared)
+			if msg := rirstats.CountMismatch(f.Lines, f.Declared); msg != "" {
+				rep.Warnf(srcRIR, "%s: %s", f.Name, msg)
 			}
 			if t, err := time.Parse(time.DateOnly, f.Date); err == nil {
 				rep.DataDate(srcRIR, t)

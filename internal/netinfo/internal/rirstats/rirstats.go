@@ -61,6 +61,20 @@ type File struct {
 	Lines int
 }
 
+// CountMismatch describes a file whose resource lines (lines) differ from its header's
+// record count (declared), or returns "" when they agree. The two directions mean different
+// things: fewer lines than counted is what a download cut short looks like, while more is a
+// header that undercounts, as IANA's does, and says nothing about the file being whole.
+func CountMismatch(lines, declared int) string {
+	switch {
+	case lines < declared:
+		return fmt.Sprintf("%d records where the header counts %d; the file may be cut short", lines, declared)
+	case lines > declared:
+		return fmt.Sprintf("%d records where the header counts %d; the header undercounts", lines, declared)
+	}
+	return ""
+}
+
 // maxLine bounds a line, so that a corrupt file cannot make the scanner buffer grow
 // without end.
 const maxLine = 1 << 16

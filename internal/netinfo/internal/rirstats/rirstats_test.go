@@ -176,3 +176,22 @@ func FuzzRIRDelegated(f *testing.F) {
 		}
 	})
 }
+
+// TestCountMismatch: only fewer lines than the header counts point at a cut file; more
+// (IANA's file) is the header's fault, and the warning must not blame the download.
+func TestCountMismatch(t *testing.T) {
+	tests := []struct {
+		lines, declared int
+		want            string
+	}{
+		{973, 973, ""},
+		{0, 0, ""},
+		{900, 973, "900 records where the header counts 973; the file may be cut short"},
+		{2530, 973, "2530 records where the header counts 973; the header undercounts"},
+	}
+	for _, tt := range tests {
+		if got := CountMismatch(tt.lines, tt.declared); got != tt.want {
+			t.Errorf("CountMismatch(%d, %d) = %q, want %q", tt.lines, tt.declared, got, tt.want)
+		}
+	}
+}

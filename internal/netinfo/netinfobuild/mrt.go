@@ -142,8 +142,15 @@ func readMRT(r io.Reader, limit int64, st *mrtStats, yield func(route)) (mrtRead
 	switch {
 	case len(magic) >= 2 && magic[0] == 0x1f && magic[1] == 0x8b:
 		zr, err := gzip.NewReader(br)
+		if errors.Is(err, gzip.ErrHeader) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+			// The magic number, then a gzip header cut short (a download cut in its first
+			// bytes) or broken: not an MRT stream either, so named and left out like any
+			// other file that is not MRT, rather than failing the update. A corrupt tail
+			// past a good header is read below, up to the damage, and counted as malformed.
+			return notMRT, nil
+		}
 		if err != nil {
-			return notMRT, err
+			return notMRT, err // reading the file failed
 		}
 		defer zr.Close()
 		in = zr

@@ -421,20 +421,34 @@ func TestReadMRTLimit(t *testing.T) {
 // TestParseMRTNotMRT checks that files which are not MRT dumps are listed, and the build
 // told, rather than passed over.
 func TestParseMRTNotMRT(t *testing.T) {
+	raw := writeConstructed(t)
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write(raw)
+	zw.Close()
 	fsys := fstest.MapFS{
-		"rib.mrt":  {Data: writeConstructed(t)},
+		"rib.mrt":  {Data: raw},
 		"junk.bin": {Data: slices.Concat(mrtRecord(99, 0, nil), peerIndexTable(64496))},
 		"empty":    {},
 		"notes.md": {Data: []byte("# about these dumps\n")}, // documentation: not listed
+		// The gzip magic, then a header that breaks off (1f 8b 00 'x'): a download cut in
+		// its first bytes. Left out and named, not a failed update.
+		"head.gz": {Data: []byte{0x1f, 0x8b, 0x00, 'x'}},
+		// Only the magic: the header ends at once.
+		"magic.gz": {Data: []byte{0x1f, 0x8b}},
+		// A whole 10-byte header with compression method 0: gzip.ErrHeader.
+		"method.gz": {Data: []byte{0x1f, 0x8b, 0, 0, 0, 0, 0, 0, 0, 0xff, 'x'}},
+		// A good gzip header and a corrupt tail: read up to the damage, and counted.
+		"tail.gz": {Data: gz.Bytes()[:gz.Len()-8]},
 	}
 	st, err := parseMRT(context.Background(), fsys, func(route) {})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st.Files != 1 || !slices.Equal(st.NotMRT, []string{"empty", "junk.bin"}) || len(st.Cut) != 0 {
-		t.Errorf("%d files, not MRT %q, cut %q", st.Files, st.NotMRT, st.Cut)
+	if st.Files != 2 || !slices.Equal(st.NotMRT, []string{"empty", "head.gz", "junk.bin", "magic.gz", "method.gz"}) || len(st.Cut) != 0 || st.Malformed != 1 {
+		t.Errorf("%d files, not MRT %q, cut %q, %d malformed", st.Files, st.NotMRT, st.Cut, st.Malformed)
 	}
-	want := []string{"left out 2 files that do not start with an MRT record of a known type: empty, junk.bin"}
+	want := []string{"left out 5 files that do not start with an MRT record of a known type: empty, head.gz, junk.bin, magic.gz, method.gz"}
 	if got := st.fileWarnings(); !slices.Equal(got, want) {
 		t.Errorf("warnings %q, want %q", got, want)
 	}

@@ -68,12 +68,34 @@ type mrtStats struct {
 func (st mrtStats) fileWarnings() []string {
 	var out []string
 	if len(st.NotMRT) > 0 {
-		out = append(out, fmt.Sprintf("left out %d files that do not start with an MRT record of a known type: %s", len(st.NotMRT), someNames(st.NotMRT)))
+		out = append(out, fmt.Sprintf("left out %s not starting with an MRT record of a known type: %s", nFiles(len(st.NotMRT)), someNames(st.NotMRT)))
 	}
 	if len(st.Cut) > 0 {
-		out = append(out, fmt.Sprintf("read %d files only up to %d bytes (decompressed), so their later records are missing: %s", len(st.Cut), int64(maxMRTFile), someNames(st.Cut)))
+		out = append(out, fmt.Sprintf("read %s only up to %s (decompressed), so later records are missing: %s", nFiles(len(st.Cut)), byteSize(maxMRTFile), someNames(st.Cut)))
 	}
 	return out
+}
+
+// nFiles counts files for a warning: "1 file", "2 files".
+func nFiles(n int) string {
+	if n == 1 {
+		return "1 file"
+	}
+	return fmt.Sprintf("%d files", n)
+}
+
+// byteSize writes a size in the largest binary unit that divides it ("4 GiB"), so that a
+// limit reads as it was set rather than as ten digits.
+func byteSize(n int64) string {
+	for _, u := range []struct {
+		name string
+		size int64
+	}{{"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}} {
+		if n >= u.size && n%u.size == 0 {
+			return fmt.Sprintf("%d %s", n/u.size, u.name)
+		}
+	}
+	return fmt.Sprintf("%d bytes", n)
 }
 
 // someNames lists the first few names, for a warning that stays one line.

@@ -448,7 +448,7 @@ func TestParseMRTNotMRT(t *testing.T) {
 	if st.Files != 2 || !slices.Equal(st.NotMRT, []string{"empty", "head.gz", "junk.bin", "magic.gz", "method.gz"}) || len(st.Cut) != 0 || st.Malformed != 1 {
 		t.Errorf("%d files, not MRT %q, cut %q, %d malformed", st.Files, st.NotMRT, st.Cut, st.Malformed)
 	}
-	want := []string{"left out 5 files that do not start with an MRT record of a known type: empty, head.gz, junk.bin, magic.gz, method.gz"}
+	want := []string{"left out 5 files not starting with an MRT record of a known type: empty, head.gz, junk.bin, magic.gz, method.gz"}
 	if got := st.fileWarnings(); !slices.Equal(got, want) {
 		t.Errorf("warnings %q, want %q", got, want)
 	}
@@ -460,15 +460,27 @@ func TestMRTFileWarnings(t *testing.T) {
 		want []string
 	}{
 		{mrtStats{Files: 3}, nil},
-		{mrtStats{Cut: []string{"bview.gz"}}, []string{"read 1 files only up to 4294967296 bytes (decompressed), so their later records are missing: bview.gz"}},
+		{mrtStats{Cut: []string{"bview.gz"}}, []string{"read 1 file only up to 4 GiB (decompressed), so later records are missing: bview.gz"}},
+		{mrtStats{NotMRT: []string{"junk.bin"}}, []string{"left out 1 file not starting with an MRT record of a known type: junk.bin"}},
 		{mrtStats{NotMRT: []string{"a", "b", "c", "d", "e", "f", "g"}, Cut: []string{"x", "y"}}, []string{
-			"left out 7 files that do not start with an MRT record of a known type: a, b, c, d, e and 2 more",
-			"read 2 files only up to 4294967296 bytes (decompressed), so their later records are missing: x, y",
+			"left out 7 files not starting with an MRT record of a known type: a, b, c, d, e and 2 more",
+			"read 2 files only up to 4 GiB (decompressed), so later records are missing: x, y",
 		}},
 	}
 	for _, tt := range tests {
 		if got := tt.st.fileWarnings(); !slices.Equal(got, tt.want) {
 			t.Errorf("%+v: %q, want %q", tt.st, got, tt.want)
+		}
+	}
+}
+
+// TestByteSize: a size is written in the largest binary unit that divides it.
+func TestByteSize(t *testing.T) {
+	for n, want := range map[int64]string{
+		4 << 30: "4 GiB", 3 << 29: "1536 MiB", 64 << 10: "64 KiB", 1000: "1000 bytes", 0: "0 bytes", 1<<30 + 1: "1073741825 bytes",
+	} {
+		if got := byteSize(n); got != want {
+			t.Errorf("byteSize(%d) = %q, want %q", n, got, want)
 		}
 	}
 }

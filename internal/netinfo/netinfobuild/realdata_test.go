@@ -467,7 +467,7 @@ func TestRealDamagedSources(t *testing.T) {
 	}
 	for src, want := range map[string]string{
 		srcRIR: names[0] + ": 44346 records where the header counts 85300; the file may be cut short",
-		srcMRT: "left out 1 files that do not start with an MRT record of a known type: junk.bin",
+		srcMRT: "left out 1 file not starting with an MRT record of a known type: junk.bin",
 	} {
 		if !slices.Contains(rep.warnings[src], want) {
 			t.Errorf("%s: warnings %q, want %q", src, rep.warnings[src], want)

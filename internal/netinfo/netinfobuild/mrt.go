@@ -291,8 +291,10 @@ func (d *mrtDecoder) tableDump(h *mrt.MRTHeader, body []byte) {
 	case mrt.PEER_INDEX_TABLE, mrt.RIB_IPV4_UNICAST, mrt.RIB_IPV6_UNICAST,
 		mrt.RIB_IPV4_UNICAST_ADDPATH, mrt.RIB_IPV6_UNICAST_ADDPATH:
 	case mrt.RIB_GENERIC, mrt.RIB_GENERIC_ADDPATH:
-		// Sequence number, AFI, SAFI: multicast routes here are skipped like those of
-		// RIB_IPV4_MULTICAST. gobgp's Rib does not keep the family of a generic RIB.
+		// Sequence number, AFI, SAFI: every SAFI but unicast is skipped (multicast like
+		// RIB_IPV4_MULTICAST, and also MPLS, VPN, flowspec, ...), as only unicast routes
+		// say who originates an address. The SAFI is checked here because gobgp's Rib
+		// does not keep the family of a generic RIB.
 		if len(body) >= 7 && body[6] != bgp.SAFI_UNICAST {
 			d.st.Unsupported++
 			return

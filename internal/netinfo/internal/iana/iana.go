@@ -111,8 +111,13 @@ var ErrNoDelegated = errors.New("iana: no delegated-iana file")
 // out checksums and signatures.
 func ParseDelegated(fsys fs.FS) (asns []ASNBlock, updated string, err error) {
 	names, err := fs.Glob(fsys, delegatedPattern)
+	if err != nil {
+		// A folder that could not be listed is not one without the file: the caller
+		// must not fall back to the built-in AS blocks as if it were.
+		return nil, "", fmt.Errorf("iana: %w", err)
+	}
 	names = slices.DeleteFunc(names, rirstats.IsChecksum)
-	if err != nil || len(names) == 0 {
+	if len(names) == 0 {
 		return nil, "", ErrNoDelegated
 	}
 	slices.Sort(names)

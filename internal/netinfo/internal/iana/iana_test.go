@@ -75,24 +75,23 @@ func TestParseDelegatedChecksums(t *testing.T) {
 	sum := []byte("MD5 (delegated-iana-latest) = 0123456789abcdef0123456789abcdef\n")
 	tests := []struct {
 		name  string
-		files []string // the first holds the statistics, the others a checksum
+		stats string   // the statistics file's name; "" for none
+		sums  []string // checksum and signature files beside it
 		err   error
 	}{
-		{"md5", []string{"delegated-iana-latest", "delegated-iana-latest.md5"}, nil},
-		{"asc", []string{"delegated-iana-latest", "delegated-iana-latest.asc"}, nil},
-		{"sha256", []string{"delegated-iana-latest", "delegated-iana-latest.sha256"}, nil},
-		{"all", []string{"delegated-iana-20190912", "delegated-iana-20190912.md5", "delegated-iana-20190912.asc", "delegated-iana-20190912.sha256"}, nil},
-		{"only checksums", []string{"", "delegated-iana-latest.md5", "delegated-iana-latest.asc"}, ErrNoDelegated},
+		{"md5", "delegated-iana-latest", []string{"delegated-iana-latest.md5"}, nil},
+		{"asc", "delegated-iana-latest", []string{"delegated-iana-latest.asc"}, nil},
+		{"sha256", "delegated-iana-latest", []string{"delegated-iana-latest.sha256"}, nil},
+		{"all", "delegated-iana-20190912", []string{"delegated-iana-20190912.md5", "delegated-iana-20190912.asc", "delegated-iana-20190912.sha256"}, nil},
+		{"only checksums", "", []string{"delegated-iana-latest.md5", "delegated-iana-latest.asc"}, ErrNoDelegated},
 	}
 	for _, tt := range tests {
 		fsys := fstest.MapFS{}
-		for i, name := range tt.files {
-			switch {
-			case i > 0:
-				fsys[name] = &fstest.MapFile{Data: sum}
-			case name != "":
-				fsys[name] = &fstest.MapFile{Data: data}
-			}
+		if tt.stats != "" {
+			fsys[tt.stats] = &fstest.MapFile{Data: data}
+		}
+		for _, name := range tt.sums {
+			fsys[name] = &fstest.MapFile{Data: sum}
 		}
 		asns, updated, err := ParseDelegated(fsys)
 		if !errors.Is(err, tt.err) {
@@ -102,6 +101,25 @@ func TestParseDelegatedChecksums(t *testing.T) {
 		if err == nil && (len(asns) != 3 || updated != "2019-09-11") {
 			t.Errorf("%s: %d AS blocks of %s, want 3 of 2019-09-11", tt.name, len(asns), updated)
 		}
+	}
+}
+
+// failingGlob is a folder whose listing fails.
+type failingGlob struct{ fstest.MapFS }
+
+var errListing = errors.New("listing failed")
+
+func (failingGlob) Glob(string) ([]string, error) { return nil, errListing }
+
+// TestParseDelegatedGlobError: a folder that cannot be listed is an error, not
+// ErrNoDelegated, which would make Parse fall back to the built-in AS blocks silently.
+func TestParseDelegatedGlobError(t *testing.T) {
+	_, _, err := ParseDelegated(failingGlob{})
+	if !errors.Is(err, errListing) || errors.Is(err, ErrNoDelegated) {
+		t.Errorf("error %v, want %v", err, errListing)
+	}
+	if _, err := Parse(os.DirFS("testdata/registries"), failingGlob{}); !errors.Is(err, errListing) {
+		t.Errorf("Parse: error %v, want %v", err, errListing)
 	}
 }
 

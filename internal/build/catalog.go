@@ -35,6 +35,11 @@ type Source struct {
 	Notes string
 }
 
+// TZFFile is the file of the tzf-rel-lite module that holds the time zone polygons: the
+// catalogue mirrors it under this name and revgeobuild reads it by the same constant, so
+// the two cannot drift apart. It lives here because revgeobuild imports this package.
+const TZFFile = "combined-with-oceans.reduce.bin"
+
 // maxmindAttribution is the notice the GeoLite2 licence requires wherever the data is used.
 const maxmindAttribution = "This product includes GeoLite2 data created by MaxMind, available from https://www.maxmind.com."
 
@@ -229,7 +234,7 @@ func DefaultCatalog() []Source {
 			Attribution: "Time zone boundaries from timezone-boundary-builder (github.com/evansiroky/timezone-boundary-builder), © OpenStreetMap contributors, ODbL, as reduced by tzf (github.com/ringsaturn/tzf-rel-lite).",
 			Homepage:    "https://github.com/evansiroky/timezone-boundary-builder",
 			Fetch: GoModule{Path: "github.com/ringsaturn/tzf-rel-lite", Version: "v0.0.2025-b2",
-				Files: map[string][]byte{"combined-with-oceans.reduce.bin": tzfrellite.LiteData}},
+				Files: map[string][]byte{TZFFile: tzfrellite.LiteData}},
 			Feeds: []string{"timezone-by-location", "reverse-geocode-with-timezone.timeZone", "reverse-geocode.localityInfo.informative (time zone)"},
 			Notes: "timezone-boundary-builder's time zones with oceans in tzf's protobuf format; the module's LICENSE is the ODbL 1.0. go.mod, not data update, updates it.",
 		},

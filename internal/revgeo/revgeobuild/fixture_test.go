@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/ipatlas/ipatlas/internal/build"
 	"github.com/ipatlas/ipatlas/internal/revgeo"
 )
 
@@ -55,7 +56,7 @@ func fixtureSources() mapSources {
 			"admin2Codes.txt":      {Data: []byte("AA.01.001\tSmallshire\tSmallshire\t101\nAA.02.002\tCapital District\tCapital District\t102\nZZ.01.001\tElsewhere\tElsewhere\t103\n")},
 		},
 		// fakeZones answers for the polygons; the file shows the builder handed it this tree.
-		srcTZF: fstest.MapFS{tzfFile: {Data: []byte("fake")}},
+		srcTZF: fstest.MapFS{build.TZFFile: {Data: []byte("fake")}},
 	}
 }
 
@@ -68,7 +69,7 @@ func (m mapSources) Source(name string) (fs.FS, bool) {
 }
 
 func fakeZones(fsys fs.FS) ([]string, []revgeo.Shape, string, error) {
-	if _, err := fs.ReadFile(fsys, tzfFile); err != nil {
+	if _, err := fs.ReadFile(fsys, build.TZFFile); err != nil {
 		return nil, nil, "", err
 	}
 	return []string{"Etc/GMT", "Europe/Alpha"}, []revgeo.Shape{
@@ -207,11 +208,11 @@ func TestBuildBadSource(t *testing.T) {
 		t.Error("a source without its file was accepted")
 	}
 	// The real time zone reader, on a tree whose file is not tzf's protobuf or is missing.
-	for name, tree := range map[string]fstest.MapFS{"not protobuf": {tzfFile: {Data: []byte{0xff}}}, "no file": {}} {
+	for name, tree := range map[string]fstest.MapFS{"not protobuf": {build.TZFFile: {Data: []byte{0xff}}}, "no file": {}} {
 		src := fixtureSources()
 		src[srcTZF] = tree
-		if _, err := gather(context.Background(), src, newRecorder(t), Tolerance, timeZones); err == nil || !strings.Contains(err.Error(), tzfFile) {
-			t.Errorf("%s: gather error %v, want one naming %s", name, err, tzfFile)
+		if _, err := gather(context.Background(), src, newRecorder(t), Tolerance, timeZones); err == nil || !strings.Contains(err.Error(), build.TZFFile) {
+			t.Errorf("%s: gather error %v, want one naming %s", name, err, build.TZFFile)
 		}
 	}
 }

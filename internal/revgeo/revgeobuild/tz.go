@@ -8,18 +8,16 @@ import (
 	pb "github.com/ringsaturn/tzf/gen/go/tzf/v1"
 	"google.golang.org/protobuf/proto"
 
+	"github.com/ipatlas/ipatlas/internal/build"
 	"github.com/ipatlas/ipatlas/internal/revgeo"
 )
-
-// tzfFile is the file of the tzf-rel-lite module that holds the time zone polygons.
-const tzfFile = "combined-with-oceans.reduce.bin"
 
 // timeZones returns the time zone polygons of the tzf-rel-lite source (the
 // timezone-boundary-builder release "with oceans", reduced by tzf), their names in the
 // order of their features, and the tzdata release they follow.
 func timeZones(fsys fs.FS) (names []string, shapes []revgeo.Shape, version string, err error) {
 	var tzs pb.Timezones
-	if err := parseFile(fsys, tzfFile, func(b []byte) error { return proto.Unmarshal(b, &tzs) }); err != nil {
+	if err := parseFile(fsys, build.TZFFile, func(b []byte) error { return proto.Unmarshal(b, &tzs) }); err != nil {
 		return nil, nil, "", err
 	}
 	return tzShapes(&tzs)

@@ -13,7 +13,6 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io/fs"
-	"strings"
 	"time"
 
 	"github.com/ipatlas/ipatlas/internal/account"
@@ -132,8 +131,6 @@ func mapErr(err error) error {
 	return err
 }
 
-func normEmail(e string) string { return strings.ToLower(strings.TrimSpace(e)) }
-
 func midnight(t time.Time) time.Time {
 	t = t.UTC()
 	return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC)
@@ -142,7 +139,7 @@ func midnight(t time.Time) time.Time {
 // CreateAccount implements account.Store.
 func (s *Store) CreateAccount(ctx context.Context, a account.NewAccount) (account.Account, error) {
 	acct := account.Account{
-		Email:        normEmail(a.Email),
+		Email:        account.NormalizeEmail(a.Email),
 		Plan:         a.Plan,
 		MonthlyLimit: a.MonthlyLimit,
 		// TIMESTAMPTZ keeps microseconds; truncating here makes the value returned equal the
@@ -177,7 +174,7 @@ func (s *Store) accountWhere(ctx context.Context, op, where string, arg any) (ac
 
 // AccountByEmail implements account.Store.
 func (s *Store) AccountByEmail(ctx context.Context, email string) (account.Account, error) {
-	return s.accountWhere(ctx, "account by email", "WHERE email = $1", normEmail(email))
+	return s.accountWhere(ctx, "account by email", "WHERE email = $1", account.NormalizeEmail(email))
 }
 
 // AccountByKey implements account.Store.

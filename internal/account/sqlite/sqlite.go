@@ -212,8 +212,6 @@ func uniqueErr(err error) error {
 	return err
 }
 
-func normEmail(e string) string { return strings.ToLower(strings.TrimSpace(e)) }
-
 func now() time.Time { return time.Now().UTC().Truncate(time.Microsecond) }
 
 func b2i(b bool) int64 {
@@ -226,7 +224,7 @@ func b2i(b bool) int64 {
 // CreateAccount implements account.Store.
 func (s *Store) CreateAccount(ctx context.Context, a account.NewAccount) (account.Account, error) {
 	acct := account.Account{
-		Email:        normEmail(a.Email),
+		Email:        account.NormalizeEmail(a.Email),
 		Plan:         a.Plan,
 		MonthlyLimit: a.MonthlyLimit,
 		CreatedAt:    now(),
@@ -274,7 +272,7 @@ func (s *Store) accountWhere(ctx context.Context, op, where string, arg any) (ac
 
 // AccountByEmail implements account.Store.
 func (s *Store) AccountByEmail(ctx context.Context, email string) (account.Account, error) {
-	return s.accountWhere(ctx, "account by email", "WHERE email = ?", normEmail(email))
+	return s.accountWhere(ctx, "account by email", "WHERE email = ?", account.NormalizeEmail(email))
 }
 
 // AccountByKey implements account.Store.

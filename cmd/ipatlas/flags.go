@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"slices"
 	"strings"
 )
 
@@ -20,7 +21,21 @@ type cmdFlags struct {
 	// about, if set, is printed between the usage line and the flags.
 	about  string
 	stdout io.Writer
+	// fromEnv holds the flags parseFlags filled from the environment, so that an error
+	// about a value names where the value came from (see origin).
+	fromEnv map[string]bool
 }
+
+// helpWords ask for help in a command's place ('ipatlas -help', 'ipatlas keys --help',
+// 'ipatlas lookup help'): the words the flag package takes for help (-h, -help and their
+// double-dash forms) and the bare word. One list, so every level answers the same words.
+var helpWords = []string{"help", "-h", "--h", "-help", "--help"}
+
+// versionWords ask for the version in a command's place.
+var versionWords = []string{"version", "-version", "--version"}
+
+func isHelpWord(s string) bool    { return slices.Contains(helpWords, s) }
+func isVersionWord(s string) bool { return slices.Contains(versionWords, s) }
 
 // newFlagSet returns the flag set of command name ("serve", "keys create"), whose help goes
 // to stdout.
@@ -55,6 +70,7 @@ func parseFlags(fs *cmdFlags, args []string) error {
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	fs.fromEnv = map[string]bool{}
 	var err error
 	fs.VisitAll(func(f *flag.Flag) {
 		if set[f.Name] || err != nil {
@@ -64,9 +80,28 @@ func parseFlags(fs *cmdFlags, args []string) error {
 			if e := fs.Set(f.Name, v); e != nil {
 				err = usageError{fmt.Sprintf("%s=%q: %v", envName(f.Name), v, e)}
 			}
+			fs.fromEnv[f.Name] = true
 		}
 	})
 	return err
+}
+
+// origin names where the value of flag name came from, for an error about it: the
+// environment variable when parseFlags took it from there (an operator who never typed
+// --key-poll-interval would look for it in vain), else the flag.
+func (fs *cmdFlags) origin(name string) string {
+	if fs.fromEnv[name] {
+		return envName(name)
+	}
+	return "--" + name
+}
+
+// flagGiven reports whether the flag was given, on the command line or in the environment
+// (parseFlags sets an environment value through fs.Set, which Visit then lists).
+func (fs *cmdFlags) flagGiven(name string) bool {
+	given := false
+	fs.Visit(func(f *flag.Flag) { given = given || f.Name == name })
+	return given
 }
 
 // help prints the command's usage line, its description and its flags.

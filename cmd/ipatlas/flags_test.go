@@ -95,7 +95,15 @@ func TestCommandHelp(t *testing.T) {
 		{[]string{"lookup", "reverse", "--help"}, "Usage: ipatlas lookup reverse <latitude> <longitude>"},
 		{[]string{"lookup", "ip", "8.8.8.8", "-h"}, "-lang"},
 		{[]string{"--help"}, "ipatlas keys create"},
+		{[]string{"-help"}, "ipatlas keys create"},
+		{[]string{"help"}, "ipatlas keys create"},
+		{[]string{"keys", "-help"}, "ipatlas keys create"},
+		{[]string{"data", "--help"}, "ipatlas keys create"},
+		{[]string{"data", "-help"}, "ipatlas keys create"},
+		{[]string{"serve", "-help"}, "Usage: ipatlas serve [flags]"},
+		{[]string{"lookup", "-help"}, "/data/countries"},
 		{[]string{"--version"}, "ipatlas dev"},
+		{[]string{"-version"}, "ipatlas dev"},
 		{[]string{"version"}, "ipatlas dev"},
 	} {
 		var stdout, stderr strings.Builder
@@ -131,12 +139,18 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"lookup", "ip", "8.8.8.8", "junk"}, `extra argument "junk" is not name=value`},
 		{[]string{"lookup", "--bogus"}, "lookup --bogus: unknown kind"},
 		{[]string{"-v"}, `unknown command "-v"`},
+		{[]string{"version", "junk"}, `version: unexpected argument "junk"`},
+		{[]string{"--version", "junk"}, `unexpected argument "junk"`},
+		{[]string{"help", "junk"}, `help: unexpected argument "junk"`},
+		{[]string{"-h", "serve"}, `unexpected argument "serve"`},
+		{[]string{"keys", "help", "junk"}, `keys help: unexpected argument "junk"`},
+		{[]string{"lookup", "help", "junk"}, `lookup help: unexpected argument "junk"`},
 		{[]string{"keys", "create", "--email", " ", "--store", store}, `--email " " is not an email address`},
 		{[]string{"keys", "create", "--email", "notanemail", "--store", store}, `--email "notanemail" is not an email address`},
 		{[]string{"keys", "create", "--email", "You <you@example.org>", "--store", store}, "is not an email address"},
 		{[]string{"serve", "--key-poll-interval", "0"}, "--key-poll-interval 0s: must be positive"},
 		{[]string{"serve", "--key-poll-interval", "-1s"}, "--key-poll-interval -1s: must be positive"},
-		{[]string{"serve", "--reload-interval", "-1s"}, "--reload-interval -1s: must not be negative"},
+		{[]string{"serve", "--reload-interval", "-1s"}, "--reload-interval -1s: must not be negative (0: never check, only reload on SIGHUP or POST /admin/reload)"},
 		{[]string{"serve", "--shutdown-timeout", "0"}, "--shutdown-timeout 0s: must be positive"},
 		{[]string{"serve", "--shutdown-timeout", "-5s"}, "--shutdown-timeout -5s: must be positive"},
 		{[]string{"keys", "regenerate", "--email", "a@example.org", "--wait", "-1s"}, "--wait must not be negative"},
@@ -168,5 +182,63 @@ func TestKeysRegenerateWaitFollowsPollInterval(t *testing.T) {
 	}
 	if d := time.Since(start); d < 1200*time.Millisecond {
 		t.Errorf("regenerate returned after %v, want at least three 400 ms intervals", d)
+	}
+}
+
+// TestEnvValueErrors: a value refused after parsing names the environment variable when it
+// came from there, and the flag when it came from the command line.
+func TestEnvValueErrors(t *testing.T) {
+	for _, tc := range []struct {
+		env, value string
+		args       []string
+		want       string
+	}{
+		{"IPATLAS_RELOAD_INTERVAL", "-1s", []string{"serve"}, "serve: IPATLAS_RELOAD_INTERVAL -1s: must not be negative"},
+		{"IPATLAS_KEY_POLL_INTERVAL", "0", []string{"serve"}, "serve: IPATLAS_KEY_POLL_INTERVAL 0s: must be positive"},
+		{"IPATLAS_SHUTDOWN_TIMEOUT", "0", []string{"serve"}, "serve: IPATLAS_SHUTDOWN_TIMEOUT 0s: must be positive"},
+		{"IPATLAS_LOG_LEVEL", "loud", []string{"serve"}, `serve: IPATLAS_LOG_LEVEL "loud": want debug`},
+		{"IPATLAS_TRUSTED_PROXIES", "nonsense", []string{"serve"}, "serve: IPATLAS_TRUSTED_PROXIES: "},
+		{"IPATLAS_KEY_POLL_INTERVAL", "0", []string{"keys", "regenerate", "--email", "a@example.org"}, "keys regenerate: IPATLAS_KEY_POLL_INTERVAL must be positive"},
+		{"IPATLAS_WAIT", "-1s", []string{"keys", "regenerate", "--email", "a@example.org"}, "keys regenerate: IPATLAS_WAIT must not be negative"},
+		{"IPATLAS_MONTHLY_LIMIT", "-1", []string{"keys", "create", "--email", "a@example.org"}, "keys create: IPATLAS_MONTHLY_LIMIT must not be negative"},
+	} {
+		t.Run(tc.env, func(t *testing.T) {
+			t.Setenv(tc.env, tc.value)
+			err := run(context.Background(), tc.args, io.Discard, io.Discard)
+			if err == nil || !strings.Contains(err.Error(), tc.want) || exitCode(err) != 2 {
+				t.Errorf("%s=%s %q: error %v, want one with %q and exit status 2", tc.env, tc.value, tc.args, err, tc.want)
+			}
+		})
+	}
+}
+
+// TestKeysRegenerateWaitGiven: with --wait given, the poll interval is not used, so a value
+// serve would refuse (here from the environment) does not stop the command.
+func TestKeysRegenerateWaitGiven(t *testing.T) {
+	store := "sqlite:" + filepath.Join(t.TempDir(), "a.db")
+	ctx := context.Background()
+	if err := run(ctx, []string{"keys", "create", "--email", "now@example.org", "--store", store}, io.Discard, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("IPATLAS_KEY_POLL_INTERVAL", "0")
+	var stdout strings.Builder
+	if err := run(ctx, []string{"keys", "regenerate", "--email", "now@example.org", "--store", store, "--wait", "0s"}, &stdout, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	if stdout.Len() == 0 {
+		t.Error("no key printed")
+	}
+}
+
+// TestKeysRegenerateWaitDefault: the help gives --wait one default, the one it has.
+func TestKeysRegenerateWaitDefault(t *testing.T) {
+	var stdout strings.Builder
+	if err := run(context.Background(), []string{"keys", "regenerate", "-h"}, &stdout, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	_, wait, _ := strings.Cut(stdout.String(), "  -wait duration\n")
+	wait, _, _ = strings.Cut(wait, "\n")
+	if n := strings.Count(wait, "default"); n != 1 || !strings.Contains(wait, "(default: three --key-poll-interval, 600ms)") {
+		t.Errorf("--wait help gives %d defaults: %q", n, wait)
 	}
 }

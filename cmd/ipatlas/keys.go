@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"maps"
@@ -34,14 +33,14 @@ func runKeysCreate(ctx context.Context, args []string, stdout, stderr io.Writer)
 		return usageError{fmt.Sprintf("keys create: --email %q is not an email address such as name@example.org", *email)}
 	}
 	if *limit < 0 {
-		return usageError{"keys create: --monthly-limit must not be negative"}
+		return usageError{fmt.Sprintf("keys create: %s must not be negative", fs.origin("monthly-limit"))}
 	}
 	plans, err := loadPlans(*plansFile)
 	if err != nil {
 		return err
 	}
 	if _, ok := plans[*plan]; !ok {
-		return usageError{fmt.Sprintf("keys create: no plan %q is configured", *plan)}
+		return usageError{fmt.Sprintf("keys create: %s: no plan %q is configured", fs.origin("plan"), *plan)}
 	}
 	store, err := openStore(ctx, *storeURL)
 	if err != nil {
@@ -65,20 +64,24 @@ func runKeysRegenerate(ctx context.Context, args []string, stdout, stderr io.Wri
 	email := fs.String("email", "", "account email (required)")
 	storeURL := fs.String("store", defaultStore, "account store: sqlite:PATH or a postgres:// URL")
 	poll := fs.Duration("key-poll-interval", defaultKeyPollInterval, "the servers' --key-poll-interval (IPATLAS_KEY_POLL_INTERVAL sets both); the default --wait is three of it")
-	wait := fs.Duration("wait", keyChangeWait(defaultKeyPollInterval), "wait this long before printing the key, so that running servers refuse the old key by then (default: three --key-poll-interval; 0: do not wait)")
+	// The flag's own default is zero, so that the help prints the one default --wait has,
+	// written in its usage: three of the poll interval, whatever that is set to.
+	wait := fs.Duration("wait", 0, fmt.Sprintf("wait this long before printing the key, so that running servers refuse the old key by then; 0: do not wait (default: three --key-poll-interval, %v)", keyChangeWait(defaultKeyPollInterval)))
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if *email == "" {
 		return usageError{"keys regenerate: --email is required"}
 	}
-	if *poll <= 0 {
-		return usageError{"keys regenerate: --key-poll-interval must be positive"}
-	}
 	if *wait < 0 {
-		return usageError{"keys regenerate: --wait must not be negative"}
+		return usageError{fmt.Sprintf("keys regenerate: %s must not be negative", fs.origin("wait"))}
 	}
-	if !flagSet(fs, "wait") {
+	// The poll interval only sets the default wait: with --wait given it is not used, and a
+	// value that serve would refuse is no reason to refuse this command.
+	if !fs.flagGiven("wait") {
+		if *poll <= 0 {
+			return usageError{fmt.Sprintf("keys regenerate: %s must be positive", fs.origin("key-poll-interval"))}
+		}
 		*wait = keyChangeWait(*poll)
 	}
 	store, err := openStore(ctx, *storeURL)
@@ -149,13 +152,6 @@ func runKeysPassword(ctx context.Context, args []string, stdin io.Reader, stdout
 // every poll has seen it: a poll may be under way when the change is written, and the next
 // one must finish too, so three intervals leave one to spare.
 func keyChangeWait(poll time.Duration) time.Duration { return 3 * poll }
-
-// flagSet reports whether the flag was given, on the command line or in the environment.
-func flagSet(fs *cmdFlags, name string) bool {
-	set := false
-	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
-	return set
-}
 
 func loadPlans(path string) (quota.Plans, error) {
 	if path == "" {

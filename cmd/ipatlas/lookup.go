@@ -17,25 +17,27 @@ import (
 	"github.com/ipatlas/ipatlas/internal/dataset"
 )
 
-// lookupKind maps a lookup kind to the endpoint that answers it and the query parameters its
-// positional arguments fill, in order.
+// lookupKind maps a lookup kind to the endpoint that answers it, the query parameters its
+// positional arguments fill, in order, and the arguments of an example that works: help
+// prints the example, and TestLookupExamples runs every one against the real snapshot.
 type lookupKind struct {
-	path   string
-	params []string
+	path    string
+	params  []string
+	example []string
 }
 
 var lookupKinds = map[string]lookupKind{
-	"country":   {"/data/country-info", []string{"code"}},
-	"countries": {"/data/countries", nil},
-	"ip":        {"/data/ip-geolocation-with-confidence", []string{"ip"}},
-	"network":   {"/data/network-by-ip", []string{"ip"}},
-	"cidr":      {"/data/network-by-cidr", []string{"cidr"}},
-	"asn":       {"/data/asn-info-transit-to", []string{"asn"}},
-	"risk":      {"/data/user-risk", []string{"ip"}},
-	"hazards":   {"/data/hazard-report", []string{"ip"}},
-	"phone":     {"/data/phone-number-validate", []string{"number"}},
-	"reverse":   {"/data/reverse-geocode", []string{"latitude", "longitude"}},
-	"timezone":  {"/data/timezone-info", []string{"timeZoneId"}},
+	"country":   {"/data/country-info", []string{"code"}, []string{"IE"}},
+	"countries": {"/data/countries", nil, nil},
+	"ip":        {"/data/ip-geolocation-with-confidence", []string{"ip"}, []string{"8.8.8.8"}},
+	"network":   {"/data/network-by-ip", []string{"ip"}, []string{"8.8.8.8"}},
+	"cidr":      {"/data/network-by-cidr", []string{"cidr"}, []string{"8.8.8.0/22"}},
+	"asn":       {"/data/asn-info-transit-to", []string{"asn"}, []string{"AS3356"}},
+	"risk":      {"/data/user-risk", []string{"ip"}, []string{"8.8.8.8"}},
+	"hazards":   {"/data/hazard-report", []string{"ip"}, []string{"8.8.8.8"}},
+	"phone":     {"/data/phone-number-validate", []string{"number"}, []string{"+61 2 9374 4000"}},
+	"reverse":   {"/data/reverse-geocode", []string{"latitude", "longitude"}, []string{"53.35", "-6.26"}},
+	"timezone":  {"/data/timezone-info", []string{"timeZoneId"}, []string{"Australia/Sydney"}},
 }
 
 func lookupKindNames() string {
@@ -50,8 +52,10 @@ func runLookup(args []string, stdout io.Writer) error {
 		return usageError{"lookup: want a kind: " + lookupKindNames() + " (see 'ipatlas lookup -h')"}
 	}
 	name, rest := args[0], args[1:]
-	switch name {
-	case "-h", "-help", "--help", "help":
+	if isHelpWord(name) {
+		if len(rest) > 0 {
+			return usageError{fmt.Sprintf("lookup %s: unexpected argument %q (see 'ipatlas lookup -h')", name, rest[0])}
+		}
 		fmt.Fprint(stdout, lookupHelp())
 		return nil
 	}
@@ -60,20 +64,19 @@ func runLookup(args []string, stdout io.Writer) error {
 		return usageError{fmt.Sprintf("lookup %s: unknown kind; kinds: %s (see 'ipatlas lookup -h')", name, lookupKindNames())}
 	}
 	fs := newFlagSet("lookup "+name, stdout)
-	fs.synopsis = kind.synopsis() + " [flags] [name=value ...]"
+	fs.synopsis = strings.TrimSpace(kind.synopsis() + " [flags] [name=value ...]") // countries has no <param>
 	fs.about = fmt.Sprintf("Answers %s offline from the snapshot, as the API would.\n"+
-		"name=value arguments add query parameters of the endpoint. Example:\n  ipatlas lookup %s %s",
-		kind.path, name, lookupExample(name))
-	dataDir := fs.String("data", "./var/data", "directory holding the data snapshot")
-	lang := fs.String("lang", "en", "localityLanguage")
+		"name=value arguments add query parameters of the endpoint. Example:\n  %s",
+		kind.path, kind.exampleCommand(name))
+	dataDir, lang := lookupFlags(fs)
 	flags, pos := splitLookupArgs(rest)
 	if err := parseFlags(fs, flags); err != nil {
 		return err
 	}
 	q := url.Values{"localityLanguage": {*lang}}
 	if len(pos) < len(kind.params) {
-		return usageError{fmt.Sprintf("lookup %s: want %s, e.g. 'ipatlas lookup %s %s'", name,
-			kind.synopsis(), name, lookupExample(name))}
+		return usageError{fmt.Sprintf("lookup %s: want %s, e.g. '%s'", name,
+			kind.synopsis(), kind.exampleCommand(name))}
 	}
 	for i, p := range kind.params {
 		q.Set(p, pos[i])
@@ -109,6 +112,27 @@ func (k lookupKind) synopsis() string {
 	return strings.Join(args, " ")
 }
 
+// lookupFlags defines the flags every lookup kind takes. lookupHelp prints them from a flag
+// set too, so the help and the flags cannot drift apart.
+func lookupFlags(fs *cmdFlags) (dataDir, lang *string) {
+	dataDir = fs.String("data", "./var/data", "directory holding the data snapshot")
+	lang = fs.String("lang", "en", "localityLanguage")
+	return dataDir, lang
+}
+
+// exampleCommand is the kind's example as a shell command line, an argument with a space
+// quoted (the phone number).
+func (k lookupKind) exampleCommand(name string) string {
+	cmd := []string{"ipatlas", "lookup", name}
+	for _, a := range k.example {
+		if strings.ContainsAny(a, " '\"") {
+			a = "'" + a + "'"
+		}
+		cmd = append(cmd, a)
+	}
+	return strings.Join(cmd, " ")
+}
+
 // lookupHelp is 'ipatlas lookup -h': every kind with the endpoint it answers and an example.
 func lookupHelp() string {
 	var b strings.Builder
@@ -120,21 +144,19 @@ name=value arguments add query parameters of the endpoint (countryCode=au, batch
 
 Kinds:
 `)
+	// Every row has the same three cells: a row with fewer ends tabwriter's column block
+	// there, and the rows after it are aligned apart from those before.
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 	for _, name := range slices.Sorted(maps.Keys(lookupKinds)) {
 		k := lookupKinds[name]
-		fmt.Fprintf(tw, "  %s %s\t%s", name, k.synopsis(), k.path)
-		if len(k.params) > 0 {
-			fmt.Fprintf(tw, "\te.g. ipatlas lookup %s %s", name, lookupExample(name))
-		}
-		fmt.Fprintln(tw)
+		fmt.Fprintf(tw, "  %s\t%s\te.g. %s\n", strings.TrimSpace(name+" "+k.synopsis()), k.path, k.exampleCommand(name))
 	}
 	tw.Flush()
-	b.WriteString(`
-Flags (before or after the arguments):
-  --data DIR   directory holding the data snapshot (default ./var/data)
-  --lang L     localityLanguage (default en)
-`)
+	b.WriteString("\nFlags (before or after the arguments):\n")
+	fs := newFlagSet("lookup", &b)
+	lookupFlags(fs)
+	fs.SetOutput(&b)
+	fs.PrintDefaults()
 	return b.String()
 }
 
@@ -149,28 +171,10 @@ func splitLookupArgs(args []string) (flags, pos []string) {
 			continue
 		}
 		flags = append(flags, a)
-		if !strings.Contains(a, "=") && a != "-h" && a != "--help" && a != "-help" && i+1 < len(args) {
+		if !strings.Contains(a, "=") && !isHelpWord(a) && i+1 < len(args) {
 			i++
 			flags = append(flags, args[i])
 		}
 	}
 	return flags, pos
-}
-
-func lookupExample(kind string) string {
-	switch kind {
-	case "country":
-		return "IE"
-	case "cidr":
-		return "8.8.8.0/22"
-	case "asn":
-		return "AS3356"
-	case "phone":
-		return "'+61 2 9374 4000'"
-	case "reverse":
-		return "53.35 -6.26"
-	case "timezone":
-		return "Australia/Sydney"
-	}
-	return "8.8.8.8"
 }

@@ -1,8 +1,16 @@
 package main
 
 import (
+	"context"
+	"io"
+	"maps"
+	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
+
+	"github.com/ipatlas/ipatlas/internal/dataset/datasettest"
 )
 
 func TestSplitLookupArgs(t *testing.T) {
@@ -20,5 +28,129 @@ func TestSplitLookupArgs(t *testing.T) {
 		if !slices.Equal(flags, tc.flags) || !slices.Equal(pos, tc.pos) {
 			t.Errorf("%q: flags %q pos %q; want %q %q", tc.args, flags, pos, tc.flags, tc.pos)
 		}
+	}
+}
+
+// printedExamples collects the example command lines help prints for every kind: the row of
+// 'ipatlas lookup -h' and the Example of 'ipatlas lookup KIND -h', which must agree.
+func printedExamples(t *testing.T) map[string]string {
+	t.Helper()
+	var all strings.Builder
+	if err := run(context.Background(), []string{"lookup", "-h"}, &all, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	examples := map[string]string{}
+	for name := range lookupKinds {
+		var row string
+		for line := range strings.Lines(all.String()) {
+			if f := strings.Fields(line); len(f) > 0 && f[0] == name {
+				row = line
+			}
+		}
+		_, fromTable, ok := strings.Cut(strings.TrimSpace(row), "e.g. ")
+		if !ok {
+			t.Errorf("lookup -h: the %s row has no example: %q", name, row)
+			continue
+		}
+		var own strings.Builder
+		if err := run(context.Background(), []string{"lookup", name, "-h"}, &own, io.Discard); err != nil {
+			t.Fatal(err)
+		}
+		_, after, _ := strings.Cut(own.String(), "Example:\n")
+		fromKind, _, _ := strings.Cut(strings.TrimSpace(after), "\n")
+		if fromKind != fromTable {
+			t.Errorf("%s: lookup -h gives the example %q, lookup %s -h %q", name, fromTable, name, fromKind)
+		}
+		examples[name] = fromTable
+	}
+	return examples
+}
+
+// shellWords splits a printed example as a shell would: at spaces, '...' quoting.
+func shellWords(s string) []string {
+	var words []string
+	var w strings.Builder
+	quoted, inWord := false, false
+	for _, r := range s {
+		switch {
+		case r == '\'':
+			quoted, inWord = !quoted, true
+		case r == ' ' && !quoted:
+			if inWord {
+				words = append(words, w.String())
+			}
+			w.Reset()
+			inWord = false
+		default:
+			w.WriteRune(r)
+			inWord = true
+		}
+	}
+	if inWord {
+		words = append(words, w.String())
+	}
+	return words
+}
+
+// TestLookupExamples runs every example the help prints, offline against the real snapshot:
+// a kind without an example of its own once got '8.8.8.8', which 'lookup countries' refuses.
+func TestLookupExamples(t *testing.T) {
+	examples := printedExamples(t)
+	path := os.Getenv(datasettest.RealEnv)
+	if path == "" {
+		t.Skipf("set %s to a full snapshot to run the examples", datasettest.RealEnv)
+	}
+	dir := filepath.Dir(path)
+	if filepath.Base(path) != snapshotFile {
+		dir = t.TempDir()
+		if err := os.Symlink(path, filepath.Join(dir, snapshotFile)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(examples)) {
+		args := shellWords(examples[name])
+		if len(args) < 3 || args[0] != "ipatlas" || args[1] != "lookup" || args[2] != name {
+			t.Errorf("%s: example %q is not 'ipatlas lookup %s ...'", name, examples[name], name)
+			continue
+		}
+		var stdout strings.Builder
+		if err := run(context.Background(), append(args[1:], "--data", dir), &stdout, io.Discard); err != nil {
+			t.Errorf("%s: %v\n%s", examples[name], err, stdout.String())
+		}
+	}
+}
+
+// TestLookupHelpLayout: the kinds table is one tabwriter block (every row has the same cells,
+// so every endpoint starts in one column), and the flags are those the kinds parse, with
+// their defaults, as the flag package prints them.
+func TestLookupHelpLayout(t *testing.T) {
+	help := lookupHelp()
+	cols := map[string]int{}
+	for line := range strings.Lines(help) {
+		if !strings.Contains(line, " /data/") {
+			continue
+		}
+		for _, cell := range []string{" /data/", " e.g. "} {
+			i := strings.Index(line, cell)
+			if c, ok := cols[cell]; i < 0 || ok && i != c {
+				t.Errorf("%q at column %d, not %d as above: %q", cell, i, c, line)
+			}
+			cols[cell] = i
+		}
+	}
+	var want strings.Builder
+	fs := newFlagSet("lookup", &want)
+	lookupFlags(fs)
+	fs.SetOutput(&want)
+	fs.PrintDefaults()
+	if !strings.Contains(help, want.String()) {
+		t.Errorf("lookup -h does not list the flags as defined:\n%s\nwant:\n%s", help, want.String())
+	}
+	var kind strings.Builder
+	if err := run(context.Background(), []string{"lookup", "countries", "-h"}, &kind, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(kind.String(), "Usage: ipatlas lookup countries [flags] [name=value ...]\n") {
+		t.Errorf("lookup countries -h: %q", kind.String())
 	}
 }

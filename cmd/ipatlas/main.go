@@ -50,17 +50,26 @@ func main() {
 }
 
 // groupHelp answers a command group (data, keys) called without a known subcommand: the
-// usage on stdout when help was asked for (-h, --help, help), else on stderr with an error.
-func groupHelp(group, sub, want string, stdout, stderr io.Writer) error {
-	switch sub {
-	case "-h", "--help", "help":
-		fmt.Fprint(stdout, usage)
-		return nil
-	case "":
+// usage on stdout when help was asked for (a help word), else on stderr with an error.
+func groupHelp(group, sub string, rest []string, want string, stdout, stderr io.Writer) error {
+	switch {
+	case isHelpWord(sub):
+		return printUsage(group+" "+sub, rest, stdout)
+	case sub == "":
 		fmt.Fprint(stderr, usage)
 		return usageError{fmt.Sprintf("'%s' needs a subcommand: %s", group, want)}
 	}
 	return usageError{fmt.Sprintf("unknown command '%s %s' (want %s)", group, sub, want)}
+}
+
+// printUsage answers a help word: the usage on stdout. Like every other command it takes
+// no argument it would ignore ('ipatlas help junk' is a usage error, not help).
+func printUsage(cmd string, rest []string, stdout io.Writer) error {
+	if len(rest) > 0 {
+		return usageError{fmt.Sprintf("%s: unexpected argument %q (see 'ipatlas -h')", cmd, rest[0])}
+	}
+	fmt.Fprint(stdout, usage)
+	return nil
 }
 
 // usageError marks errors in how the command was called (exit status 2).
@@ -109,7 +118,7 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		case "export":
 			return runDataExport(a, stdout)
 		default:
-			return groupHelp("data", s, "update, info or export", stdout, stderr)
+			return groupHelp("data", s, a, "update, info or export", stdout, stderr)
 		}
 	case "keys":
 		switch s, a := sub(); s {
@@ -120,16 +129,20 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		case "password":
 			return runKeysPassword(ctx, a, os.Stdin, stdout, stderr)
 		default:
-			return groupHelp("keys", s, "create, regenerate or password", stdout, stderr)
+			return groupHelp("keys", s, a, "create, regenerate or password", stdout, stderr)
 		}
 	case "lookup":
 		return runLookup(rest, stdout)
-	case "version", "--version", "-version":
+	}
+	switch {
+	case isVersionWord(cmd):
+		if len(rest) > 0 {
+			return usageError{fmt.Sprintf("%s: unexpected argument %q (see 'ipatlas -h')", cmd, rest[0])}
+		}
 		fmt.Fprintln(stdout, "ipatlas", version)
 		return nil
-	case "help", "-h", "--help":
-		fmt.Fprint(stdout, usage)
-		return nil
+	case isHelpWord(cmd):
+		return printUsage(cmd, rest, stdout)
 	}
 	fmt.Fprint(stderr, usage)
 	return usageError{fmt.Sprintf("unknown command %q", cmd)}

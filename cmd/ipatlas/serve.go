@@ -70,26 +70,26 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if err := c.checkDurations(); err != nil {
+	if err := c.checkDurations(fs); err != nil {
 		return err
 	}
 	if (c.tlsCert == "") != (c.tlsKey == "") {
-		return usageError{"serve: --tls-cert and --tls-key go together"}
+		return usageError{fmt.Sprintf("serve: %s and %s go together", fs.origin("tls-cert"), fs.origin("tls-key"))}
 	}
 	if c.privateMetrics && c.adminAddr == "" {
-		return usageError{"serve: --private-metrics serves the metrics on the admin listener only; give it with --admin-addr"}
+		return usageError{fmt.Sprintf("serve: %s serves the metrics on the admin listener only; give it with --admin-addr", fs.origin("private-metrics"))}
 	}
-	log, err := newLogger(stderr, c.logFormat, c.logLevel)
+	log, err := newLogger(stderr, fs, c.logFormat, c.logLevel)
 	if err != nil {
 		return err
 	}
 	trusted, err := web.ParseTrustedProxies(c.trustedProxies)
 	if err != nil {
-		return usageError{fmt.Sprintf("serve: --trusted-proxies: %v", err)}
+		return usageError{fmt.Sprintf("serve: %s: %v", fs.origin("trusted-proxies"), err)}
 	}
 	fwdHeader, err := web.ParseForwardedHeader(c.forwardedHeader)
 	if err != nil {
-		return usageError{fmt.Sprintf("serve: --forwarded-header: %v", err)}
+		return usageError{fmt.Sprintf("serve: %s: %v", fs.origin("forwarded-header"), err)}
 	}
 	clientAddrs := web.ClientAddrs{Trusted: trusted, Header: fwdHeader}
 	plans, err := loadPlans(c.plansFile)
@@ -170,15 +170,16 @@ const defaultKeyPollInterval = 200 * time.Millisecond
 // checkDurations refuses intervals that mean nothing: a poll interval must be positive (a
 // ticker cannot run at zero); a negative reload interval is no interval (0 turns the
 // checks off); and a shutdown timeout of zero or less would cut requests off and keep
-// unused quota leases from being given back.
-func (c serveConfig) checkDurations() error {
+// unused quota leases from being given back. An error names the flag or, when the value
+// came from there, the environment variable.
+func (c serveConfig) checkDurations(fs *cmdFlags) error {
 	switch {
 	case c.keyPollInterval <= 0:
-		return usageError{fmt.Sprintf("serve: --key-poll-interval %v: must be positive", c.keyPollInterval)}
+		return usageError{fmt.Sprintf("serve: %s %v: must be positive", fs.origin("key-poll-interval"), c.keyPollInterval)}
 	case c.reloadInterval < 0:
-		return usageError{fmt.Sprintf("serve: --reload-interval %v: must not be negative (0 checks only on SIGHUP)", c.reloadInterval)}
+		return usageError{fmt.Sprintf("serve: %s %v: must not be negative (0: never check, only reload on SIGHUP or POST /admin/reload)", fs.origin("reload-interval"), c.reloadInterval)}
 	case c.shutdownTimeout <= 0:
-		return usageError{fmt.Sprintf("serve: --shutdown-timeout %v: must be positive", c.shutdownTimeout)}
+		return usageError{fmt.Sprintf("serve: %s %v: must be positive", fs.origin("shutdown-timeout"), c.shutdownTimeout)}
 	}
 	return nil
 }
@@ -265,10 +266,10 @@ func adminHandler(reg *prometheus.Registry, live *dataset.Live) http.Handler {
 	return mux
 }
 
-func newLogger(w io.Writer, format, level string) (*slog.Logger, error) {
+func newLogger(w io.Writer, fs *cmdFlags, format, level string) (*slog.Logger, error) {
 	var lv slog.Level
 	if err := lv.UnmarshalText([]byte(level)); err != nil {
-		return nil, usageError{fmt.Sprintf("--log-level %q: want debug, info, warn or error", level)}
+		return nil, usageError{fmt.Sprintf("serve: %s %q: want debug, info, warn or error", fs.origin("log-level"), level)}
 	}
 	opts := &slog.HandlerOptions{Level: lv}
 	switch strings.ToLower(format) {
@@ -277,5 +278,5 @@ func newLogger(w io.Writer, format, level string) (*slog.Logger, error) {
 	case "json":
 		return slog.New(slog.NewJSONHandler(w, opts)), nil
 	}
-	return nil, usageError{fmt.Sprintf("--log-format %q: want text or json", format)}
+	return nil, usageError{fmt.Sprintf("serve: %s %q: want text or json", fs.origin("log-format"), format)}
 }

@@ -44,6 +44,8 @@ import (
 	"slices"
 	"time"
 
+	"github.com/gaissmai/bart"
+
 	"github.com/ipatlas/ipatlas/internal/build"
 	"github.com/ipatlas/ipatlas/internal/netinfo"
 	"github.com/ipatlas/ipatlas/internal/netinfo/internal/iana"
@@ -328,19 +330,16 @@ func resolveBogons(in *netinfo.Input, verdicts []verdict, facts iana.Facts, rout
 
 // ianaReserved returns a test of whether IANA has not given a prefix out: the most specific
 // of IANA's address-space blocks holding it is reserved (2000::/3 is, around the blocks
-// IANA allocated to registries).
+// IANA allocated to registries). Of two blocks with one prefix, reserved wins, as in
+// netinfo's own bogon table.
 func ianaReserved(facts iana.Facts) func(netip.Prefix) bool {
-	space := map[netip.Prefix]bool{}
+	var space bart.Table[bool]
 	for _, s := range facts.Space {
-		space[s.Prefix.Masked()] = space[s.Prefix.Masked()] || s.Bogon
+		space.Modify(s.Prefix.Masked(), func(old bool, _ bool) (bool, bool) { return old || s.Bogon, false })
 	}
 	return func(p netip.Prefix) bool {
-		for bits := p.Bits(); bits >= 0; bits-- {
-			if bogon, ok := space[netip.PrefixFrom(p.Addr(), bits).Masked()]; ok {
-				return bogon
-			}
-		}
-		return false
+		_, bogon, _ := space.LookupPrefixLPM(p)
+		return bogon
 	}
 }
 

@@ -146,14 +146,11 @@ func TestMRTFixtureCurrent(t *testing.T) {
 
 func TestMRTConstructed(t *testing.T) {
 	raw := writeConstructed(t)
-	var gz bytes.Buffer
-	zw := gzip.NewWriter(&gz)
-	zw.Write(raw)
-	zw.Close()
+	gz := gzipped(raw)
 	// The same dump plain, gzipped, and next to a file that is not MRT.
 	fsys := fstest.MapFS{
 		"a/rib.mrt":    {Data: raw},
-		"b/rib.mrt.gz": {Data: gz.Bytes()},
+		"b/rib.mrt.gz": {Data: gz},
 		"README":       {Data: []byte("not an MRT file\n")},
 	}
 	paths := newASPaths()
@@ -387,10 +384,7 @@ func TestMRTRecords(t *testing.T) {
 // and the record the limit cuts through is not counted as malformed.
 func TestReadMRTLimit(t *testing.T) {
 	raw := writeConstructed(t)
-	var gz bytes.Buffer
-	zw := gzip.NewWriter(&gz)
-	zw.Write(raw)
-	zw.Close()
+	gz := gzipped(raw)
 	peerTable := int64(mrt.MRT_COMMON_HEADER_LEN) + int64(binary.BigEndian.Uint32(raw[8:12]))
 	all := len(constructedPaths) + 1 // the RIB routes and the BGP4MP one, last
 	tests := []struct {
@@ -405,8 +399,8 @@ func TestReadMRTLimit(t *testing.T) {
 		{"plain, a byte to spare", raw, int64(len(raw)) + 1, mrtWhole, all, 0},
 		{"plain, a byte short", raw, int64(len(raw)) - 1, mrtCut, all - 1, 0},
 		{"plain, after the peer table", raw, peerTable, mrtCut, 0, 0},
-		{"gzip, to the byte", gz.Bytes(), int64(len(raw)), mrtWhole, all, 0},
-		{"gzip, a byte short", gz.Bytes(), int64(len(raw)) - 1, mrtCut, all - 1, 0},
+		{"gzip, to the byte", gz, int64(len(raw)), mrtWhole, all, 0},
+		{"gzip, a byte short", gz, int64(len(raw)) - 1, mrtCut, all - 1, 0},
 		{"truncated", raw[:len(raw)-1], maxMRTFile, mrtWhole, all - 1, 1},
 	}
 	for _, tt := range tests {
@@ -422,10 +416,7 @@ func TestReadMRTLimit(t *testing.T) {
 // told, rather than passed over.
 func TestParseMRTNotMRT(t *testing.T) {
 	raw := writeConstructed(t)
-	var gz bytes.Buffer
-	zw := gzip.NewWriter(&gz)
-	zw.Write(raw)
-	zw.Close()
+	gz := gzipped(raw)
 	fsys := fstest.MapFS{
 		"rib.mrt":  {Data: raw},
 		"junk.bin": {Data: slices.Concat(mrtRecord(99, 0, nil), peerIndexTable(64496))},
@@ -439,7 +430,7 @@ func TestParseMRTNotMRT(t *testing.T) {
 		// A whole 10-byte header with compression method 0: gzip.ErrHeader.
 		"method.gz": {Data: []byte{0x1f, 0x8b, 0, 0, 0, 0, 0, 0, 0, 0xff, 'x'}},
 		// A good gzip header and a corrupt tail: read up to the damage, and counted.
-		"tail.gz": {Data: gz.Bytes()[:gz.Len()-8]},
+		"tail.gz": {Data: gz[:len(gz)-8]},
 	}
 	st, err := parseMRT(context.Background(), fsys, func(route) {})
 	if err != nil {
@@ -483,4 +474,13 @@ func TestByteSize(t *testing.T) {
 			t.Errorf("byteSize(%d) = %q, want %q", n, got, want)
 		}
 	}
+}
+
+// gzipped returns b compressed with gzip.
+func gzipped(b []byte) []byte {
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	zw.Write(b)
+	zw.Close()
+	return buf.Bytes()
 }

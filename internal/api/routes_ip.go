@@ -55,10 +55,12 @@ func geoInstant(r *http.Request) (at time.Time, hasRef bool) {
 //
 // What an address the data does not fully know gets:
 //   - a bogon or an address that is not announced (10.1.2.3, unannounced registry space):
-//     200 with isReachableGlobally false, the network object (bogon flag, registry facts),
-//     confidence "low" and an empty confidenceArea. country and location are present only
-//     when the geolocation data places the address; the data places no bogon, so a
-//     bogon's body has neither (no location is invented).
+//     200 with isReachableGlobally false, the network object (bogon flag, registry facts)
+//     and confidence "low". country, location and a confidenceArea (the service area of
+//     the geolocation data's network) are present only when the geolocation data places
+//     the address, which it does for much unannounced registry space (9.28.82.83) and for
+//     a few networks in space the bogon sources call free; nothing is invented, so
+//     10.1.2.3's body has none of them and an empty confidenceArea.
 //   - an address that neither the geolocation data nor the network data knows anything
 //     about: 404 ("No valid entry was found"), the spec's "no entry". With the full
 //     network data every address has at least registry or bogon facts, so in practice

@@ -149,6 +149,16 @@ func TestGeolocationReal(t *testing.T) {
 		t.Errorf("bogon has a confidence area")
 	}
 
+	// Unannounced registry space the geolocation data places (IBM's 9.0.0.0/8): the country
+	// and location it gives, but no confidence area, since no network delivers the address.
+	mu := ipGetJSON(t, s, "/data/ip-geolocation-with-confidence?key=good&ip=9.28.82.83", 200)
+	if mu["isReachableGlobally"] != false || ipPath(mu, "network", "isBogon") != false || ipPath(mu, "country", "isoAlpha2") != "US" {
+		t.Errorf("unannounced 9.28.82.83: %v", mu)
+	}
+	if a, _ := mu["confidenceArea"].([]any); mu["confidence"] != "low" || a == nil || len(a) != 0 {
+		t.Errorf("unannounced 9.28.82.83: confidence %v, area %v; want low and []", mu["confidence"], mu["confidenceArea"])
+	}
+
 	// default language: Germany in German.
 	md := ipGetJSON(t, s, "/data/ip-geolocation-with-confidence?key=good&ip=80.150.0.1&localityLanguage=default", 200)
 	if md["localityLanguageRequested"] != "default" {

@@ -90,7 +90,10 @@ type Confidence struct {
 //     MaxPolygons). When the BGP prefix does not strictly hold the address's network, or the
 //     data places its networks in fewer than two records, or none of them has coordinates,
 //     the estimate is that of the address's own network (its record's accuracy circle). So
-//     every address of a prefix gets the same area, whatever else was asked before.
+//     every address of a prefix gets the same area, whatever else was asked before. An
+//     unreachable address (ev.Unreachable) has no area: no network delivers it, and the
+//     spec says such an address "cannot be geolocated"; what the data says of it (p) is
+//     still the caller's to show, with this "low".
 //  2. Field evidence: the registered country of the same record and ev.SecondOpinion,
 //     each compared with the country of p when present.
 //
@@ -114,6 +117,9 @@ func (db *DB) Confidence(p Place, ev Evidence) Confidence {
 	if db == nil || !p.Network.IsValid() {
 		return Confidence{Level: LevelLow, Reason: "no geolocation for the address"}
 	}
+	if ev.Unreachable {
+		return Confidence{Level: LevelLow, Reason: "the address is not reachable on the Internet"}
+	}
 	est, pfx := db.estimateOf(p, ev.BGPPrefix)
 	c := Confidence{Area: Polygons{est.poly}, RadiusKm: est.radiusKm, Prefix: pfx}
 	country := p.Country.Code
@@ -129,8 +135,6 @@ func (db *DB) Confidence(p Place, ev Evidence) Confidence {
 		}
 	}
 	switch {
-	case ev.Unreachable:
-		c.Level, c.Reason = LevelLow, "the address is not reachable on the Internet"
 	case country == "" || !p.HasLocation:
 		c.Level, c.Reason = LevelLow, "no location estimate for the address"
 	case conflict > 0 && agree == 0:

@@ -290,6 +290,9 @@ func TestConfidence(t *testing.T) {
 			if c.Level != LevelLow && c.Area.Len() == 0 {
 				t.Error("no area")
 			}
+			if tc.ev.Unreachable && (c.Area.Len() != 0 || c.Prefix.IsValid()) {
+				t.Errorf("an unreachable address has an area of %d points over %v, want none", c.Area.Len(), c.Prefix)
+			}
 		})
 	}
 

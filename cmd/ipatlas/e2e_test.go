@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -458,5 +459,80 @@ func TestMetricsListeners(t *testing.T) {
 			}
 		}
 		s.stop(t)
+	}
+}
+
+// TestShutdownTimeout: when a request outlasts --shutdown-timeout, every listener stops
+// taking requests at SIGTERM, not only once the first has drained, and the unused quota
+// lease is still given back although the drain used up the timeout.
+func TestShutdownTimeout(t *testing.T) {
+	e := newEnv(t)
+	key := e.ipatlas("keys", "create", "--email", "s@example.org", "--monthly-limit", "100000")
+	ln, err := net.Listen("tcp4", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	v4 := ln.Addr().String()
+	ln.Close()
+	s := e.serve("--ipv4-addr", v4, "--shutdown-timeout", "2s")
+	if code, _ := get(t, "http://"+v4+"/data/country-info?code=JP&key="+key, nil); code != 200 {
+		t.Fatalf("the IPv4 listener answered %d", code)
+	}
+	if code, _ := get(t, s.base+"/data/country-info?code=JP&key="+key, nil); code != 200 {
+		t.Fatalf("status %d", code)
+	}
+	// A request whose headers never end keeps the first listener draining past the timeout.
+	slow, err := net.Dial("tcp", strings.TrimPrefix(s.base, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer slow.Close()
+	if _, err := io.WriteString(slow, "GET /data/country-info?code=JP HTTP/1.1\r\nHost: x\r\n"); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(200 * time.Millisecond)
+	s.cmd.Process.Signal(syscall.SIGTERM)
+	refused := false
+	for deadline := time.Now().Add(time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		c, err := net.Dial("tcp4", v4)
+		if err != nil {
+			refused = true
+			break
+		}
+		c.Close()
+	}
+	if !refused {
+		t.Error("the IPv4 listener still took connections a second after SIGTERM")
+	}
+	select {
+	case <-s.done:
+	case <-time.After(20 * time.Second):
+		t.Fatal("server did not stop")
+	}
+	if got := storedUsage(t, e, "s@example.org"); got != 2 {
+		t.Errorf("stored usage %d, want the 2 requests answered (the lease not given back?)", got)
+	}
+}
+
+// TestSecondSIGTERM: a second SIGTERM ends a server that is still draining, at once.
+func TestSecondSIGTERM(t *testing.T) {
+	e := newEnv(t)
+	s := e.serve("--shutdown-timeout", "60s")
+	slow, err := net.Dial("tcp", strings.TrimPrefix(s.base, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer slow.Close()
+	if _, err := io.WriteString(slow, "GET /healthz HTTP/1.1\r\nHost: x\r\n"); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(200 * time.Millisecond)
+	s.cmd.Process.Signal(syscall.SIGTERM)
+	time.Sleep(300 * time.Millisecond)
+	s.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-s.done:
+	case <-time.After(3 * time.Second):
+		t.Fatal("a second SIGTERM did not end the draining server")
 	}
 }

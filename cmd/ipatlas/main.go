@@ -41,6 +41,9 @@ Exit status: 0 on success and for help, 2 for a usage error, 1 for any other fai
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	// The first signal asks for a graceful stop; a second one ends the process at once, as
+	// signals do by default, for whoever cannot wait for the drain.
+	go func() { <-ctx.Done(); stop() }()
 	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
 	if err != nil {

@@ -63,7 +63,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.StringVar(&c.logLevel, "log-level", "info", "log level: debug, info, warn or error")
 	fs.DurationVar(&c.reloadInterval, "reload-interval", 10*time.Second, "how often to check the snapshot file for changes (0: never, only on SIGHUP or POST /admin/reload)")
 	fs.DurationVar(&c.keyPollInterval, "key-poll-interval", defaultKeyPollInterval, "how often to read account changes (positive); a regenerated key stops working within this")
-	fs.DurationVar(&c.shutdownTimeout, "shutdown-timeout", 15*time.Second, "how long to let requests finish and give unused quota back on SIGTERM (positive)")
+	fs.DurationVar(&c.shutdownTimeout, "shutdown-timeout", 15*time.Second, "how long to let requests finish on SIGTERM before they are cut off; unused quota is given back after (positive)")
 	fs.BoolVar(&c.loadTestEndpoint, "load-test-endpoint", false, "add the keyed static 1.5 KB baseline endpoint "+api.LoadTestPath+" that load tests compare with")
 	fs.BoolVar(&c.privateMetrics, "private-metrics", false, "serve /metrics only on --admin-addr, not on the API listeners (where it is then a 404)")
 	fs.BoolVar(&c.signup, "signup", true, "let anyone create an account at /signup (false: accounts come from 'ipatlas keys create'; log-in still works)")
@@ -97,10 +97,18 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 
+	// SIGHUP is caught before the snapshot loads: uncaught, it would end the process (a
+	// reload that races a start); caught, it reloads once serving.
+	hup, stopHUP := dataset.NotifyReload()
+	defer stopHUP()
 	path := filepath.Join(c.dataDir, snapshotFile)
 	live, err := dataset.NewLive(path, log)
 	if err != nil {
 		return fmt.Errorf("serve: no usable data snapshot (run 'ipatlas data update --data %s' first): %w", c.dataDir, err)
+	}
+	if ctx.Err() != nil {
+		log.Info("stopped before serving")
+		return nil
 	}
 	store, err := openStore(ctx, c.storeURL)
 	if err != nil {
@@ -127,8 +135,6 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	dash.Register(srv.Mux())
 	root := srv.Handler()
 
-	hup, stopHUP := dataset.NotifyReload()
-	defer stopHUP()
 	bg, stopBG := context.WithCancel(context.Background())
 	defer stopBG()
 	var wg sync.WaitGroup
@@ -151,16 +157,37 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	case err = <-errc:
 		log.Error("listener failed", "err", err)
 	}
-	sctx, cancel := context.WithTimeout(context.Background(), c.shutdownTimeout)
-	defer cancel()
-	for _, s := range servers {
-		_ = s.srv.Shutdown(sctx)
-	}
+	shutdown(log, servers, c.shutdownTimeout)
 	stopBG()
 	wg.Wait()
-	// Leases not used are given back so the stored usage equals what was served.
-	meter.Close(sctx)
+	// Leases not used are given back so the stored usage equals what was served, with a
+	// time of their own: the drain may have used all of the shutdown timeout.
+	mctx, cancel := context.WithTimeout(context.Background(), releaseTimeout)
+	defer cancel()
+	meter.Close(mctx)
 	return err
+}
+
+// releaseTimeout bounds giving unused quota back at shutdown: one store write per account
+// and package in use.
+const releaseTimeout = 5 * time.Second
+
+// shutdown stops every listener at once, so that none takes new requests while another
+// drains, and lets requests in flight finish within timeout; those still running then are
+// cut off, and the log says so.
+func shutdown(log *slog.Logger, servers []listener, timeout time.Duration) {
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	var wg sync.WaitGroup
+	for _, s := range servers {
+		wg.Go(func() {
+			if err := s.srv.Shutdown(ctx); err != nil {
+				log.Warn("shutdown timeout: requests still running are cut off", "addr", s.ln.Addr().String(), "role", s.role, "timeout", timeout)
+				s.srv.Close()
+			}
+		})
+	}
+	wg.Wait()
 }
 
 // defaultKeyPollInterval is serve's --key-poll-interval, which keys regenerate's --wait

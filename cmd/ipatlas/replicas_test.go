@@ -74,3 +74,44 @@ func TestReplicasSharePostgres(t *testing.T) {
 		t.Errorf("stored usage %d, want %d", got, limit)
 	}
 }
+
+// TestReplicasReclaimUnusedLeases: a replica refused at the limit takes back the units
+// another replica leased and did not use, so that no request under the volume gets 402.
+// One request on A leases 31 of a 500 volume; B then answers 499 (without the reclaim,
+// 469: A kept its 30 unused units for as long as it was not idle for 10 s).
+func TestReplicasReclaimUnusedLeases(t *testing.T) {
+	e := newEnv(t)
+	e.store = pgtest.NewSchema(t)
+	const limit = 500
+	key := e.ipatlas("keys", "create", "--email", "reclaim@example.org", "--monthly-limit", fmt.Sprint(limit))
+	a, b := e.serve(), e.serve()
+	if code, body := get(t, a.base+"/data/country-info?code=US&key="+key, nil); code != 200 {
+		t.Fatalf("replica A: %d %s", code, body)
+	}
+	var ok, over, other atomic.Int64
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			for next.Add(1) <= limit+100 {
+				switch code, _ := get(t, b.base+"/data/country-info?code=US&key="+key, nil); code {
+				case 200:
+					ok.Add(1)
+				case 402:
+					over.Add(1)
+				default:
+					other.Add(1)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if ok.Load() != limit-1 || over.Load() != 101 || other.Load() != 0 {
+		t.Errorf("replica B: 200: %d, 402: %d, other: %d; want %d, 101, 0", ok.Load(), over.Load(), other.Load(), limit-1)
+	}
+	a.stop(t)
+	b.stop(t)
+	if got := storedUsage(t, e, "reclaim@example.org"); got != limit {
+		t.Errorf("stored usage %d, want %d", got, limit)
+	}
+}

@@ -166,3 +166,54 @@ func BenchmarkCharge(b *testing.B) {
 		}
 	}
 }
+
+// TestReclaimAcrossServers: two meters share a store, as replicas do. One request on A
+// leases part of the volume; B then answers every request up to the limit, since, refused
+// by the store, it asks A (as the change log would) for its unused units. Past the limit B
+// asks once, then refuses at once. Without Reclaim, B refuses while A holds units.
+func TestReclaimAcrossServers(t *testing.T) {
+	const limit = 500
+	acct := account.Account{ID: 3, Plan: "free", MonthlyLimit: limit}
+	ctx := context.Background()
+	for _, reclaim := range []bool{true, false} {
+		store := newFakeStore()
+		a := NewMeter(Options{Store: store, Plans: DefaultPlans()})
+		var asked atomic.Int64
+		opt := Options{Store: store, Plans: DefaultPlans(), ReclaimWait: 500 * time.Millisecond}
+		if reclaim {
+			opt.Reclaim = func(_ context.Context, id account.ID) error {
+				asked.Add(1)
+				go func() { // A notices a moment later, as it would from the change log
+					time.Sleep(30 * time.Millisecond)
+					a.GiveBack(context.Background(), id)
+				}()
+				return nil
+			}
+		}
+		b := NewMeter(opt)
+		if err := a.Charge(ctx, acct, IPGeolocation); err != nil {
+			t.Fatal(err)
+		}
+		ok := 0
+		for range limit + 20 {
+			if err := b.Charge(ctx, acct, IPGeolocation); err == nil {
+				ok++
+			} else if !errors.Is(err, ErrExceeded) {
+				t.Fatal(err)
+			}
+		}
+		want := limit - 1 // all but A's one request
+		if !reclaim {
+			want = limit - limit/16 // A's lease of 31 stays with A
+		}
+		if ok != want {
+			t.Errorf("reclaim %v: B answered %d requests, want %d", reclaim, ok, want)
+		}
+		if reclaim && asked.Load() != 2 {
+			t.Errorf("B asked for units %d times, want 2 (once for A's, once more past the limit)", asked.Load())
+		}
+		if got := store.get(3, IPGeolocation, account.PeriodOf(time.Now())); got != limit {
+			t.Errorf("reclaim %v: stored usage %d, want %d", reclaim, got, limit)
+		}
+	}
+}

@@ -15,7 +15,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/ipatlas/ipatlas/internal/account"
 	"github.com/ipatlas/ipatlas/internal/api"
 	"github.com/ipatlas/ipatlas/internal/auth"
 	"github.com/ipatlas/ipatlas/internal/dashboard"
@@ -119,20 +118,11 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	// A server the store refuses at an account's limit asks the others for the units their
-	// leases hold unused through the change log (store.Touch), and waits as long as they take
-	// to notice: a key poll interval, three times over as keys regenerate waits.
-	meter := quota.NewMeter(quota.Options{Store: store, Plans: plans, Registerer: reg, Log: log,
-		Reclaim: store.Touch, ReclaimWait: 3 * c.keyPollInterval})
-	authn := auth.New(auth.Options{Store: store, PollInterval: c.keyPollInterval, Log: log,
-		OnChange: func(ctx context.Context, ids []account.ID) {
-			for _, id := range ids {
-				meter.GiveBack(ctx, id)
-			}
-		}})
+	authn := auth.New(auth.Options{Store: store, PollInterval: c.keyPollInterval, Log: log})
 	if err := authn.Sync(ctx); err != nil {
 		return err
 	}
+	meter := quota.NewMeter(quota.Options{Store: store, Plans: plans, Registerer: reg, Log: log})
 	_ = phone.Warm() // libphonenumber's one-time costs before the first request; an error (a broken build) only loses locations
 	srv := api.New(api.Options{Log: log, Auth: authn, Meter: meter, Data: live, ClientAddrs: clientAddrs, Registry: reg, PrivateMetrics: c.privateMetrics, LoadTestStatic: c.loadTestEndpoint})
 

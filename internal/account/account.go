@@ -132,11 +132,6 @@ type Store interface {
 	// UpdatePlan sets plan, monthly limit and disabled flag, and records a Change. It
 	// returns ErrNotFound for an unknown id.
 	UpdatePlan(ctx context.Context, id ID, plan string, monthlyLimit int64, disabled bool) error
-	// Touch records a Change of the account without changing it, so that every server
-	// reading the change log drops what it holds of the account: cached keys, and the
-	// unused units of its quota leases (a server the store refuses at the limit asks the
-	// others for theirs this way). It returns ErrNotFound for an unknown id.
-	Touch(ctx context.Context, id ID) error
 
 	// PasswordHash returns the account's encoded password hash, "" when it has none (it
 	// cannot log in), or ErrNotFound for an unknown id.

@@ -33,12 +33,8 @@ type Options struct {
 	// do not each reach the store. Default 10s; at most MaxNegative are remembered (default 100 000).
 	NegativeTTL time.Duration
 	MaxNegative int
-	// OnChange, when set, is called by Sync with the accounts the change log named since
-	// the last call, after their cached keys are dropped (the server gives back their
-	// unused quota leases there).
-	OnChange func(ctx context.Context, ids []account.ID)
-	Log      *slog.Logger
-	Now      func() time.Time
+	Log         *slog.Logger
+	Now         func() time.Time
 }
 
 // Authenticator resolves keys to accounts. It is safe for concurrent use. Run must be running
@@ -193,14 +189,11 @@ func (a *Authenticator) Sync(ctx context.Context) error {
 		return nil
 	}
 	changed := make(map[account.ID]bool, len(changes))
-	var ids []account.ID
 	for _, c := range changes {
-		if !changed[c.AccountID] {
-			changed[c.AccountID] = true
-			ids = append(ids, c.AccountID)
-		}
+		changed[c.AccountID] = true
 	}
 	a.mu.Lock()
+	defer a.mu.Unlock()
 	for h, e := range a.entries {
 		if e.known && changed[e.acct.ID] {
 			delete(a.entries, h)
@@ -209,10 +202,6 @@ func (a *Authenticator) Sync(ctx context.Context) error {
 	// Unknown keys may have just been created by the change; forget them all (rare event).
 	a.dropNegativeLocked()
 	a.seq = changes[len(changes)-1].Seq
-	a.mu.Unlock()
-	if a.opt.OnChange != nil {
-		a.opt.OnChange(ctx, ids)
-	}
 	return nil
 }
 

@@ -33,13 +33,6 @@ type Options struct {
 	// IdleRelease returns unused lease units that were not touched for this long (default 10s),
 	// so other servers sharing the store can use them.
 	IdleRelease time.Duration
-	// Reclaim, when set, asks the other servers sharing the store to give back the unused
-	// units of an account's leases (the account store's Touch, which they see in its change
-	// log and answer with GiveBack). A server the store refuses at the limit calls it and
-	// waits up to ReclaimWait for the units, so that it does not answer 402 while another
-	// still holds some of the volume.
-	Reclaim     func(ctx context.Context, id account.ID) error
-	ReclaimWait time.Duration
 	Registerer  prometheus.Registerer
 	Log         *slog.Logger
 	Now         func() time.Time
@@ -74,9 +67,6 @@ type lease struct {
 	used      int64     // known usage of the month in the store, including remaining
 	loaded    bool      // used has been read from the store
 	lastUse   time.Time
-	// exhausted: a reclaim found nothing to take, so the volume is used up; no more are
-	// asked for until the store grants units again.
-	exhausted bool
 }
 
 // NewMeter returns a Meter; Run must be running for idle leases to be given back.
@@ -146,12 +136,6 @@ func (m *Meter) Charge(ctx context.Context, a account.Account, pkg string) error
 		m.storeErrs.Inc()
 		return err
 	}
-	if l.remaining == 0 && m.opt.Reclaim != nil && !l.exhausted {
-		if err := m.reclaimLocked(ctx, k, l, limit); err != nil {
-			m.storeErrs.Inc()
-			return err
-		}
-	}
 	if l.remaining == 0 {
 		m.rejected.WithLabelValues(pkg, "exceeded").Inc()
 		return &ExceededError{Package: pkg, Limit: limit}
@@ -169,7 +153,7 @@ func (m *Meter) rollOverLocked(ctx context.Context, k leaseKey, l *lease, now ti
 	}
 	y, mo, _ := now.UTC().Date()
 	l.periodEnd = time.Date(y, mo+1, 1, 0, 0, 0, 0, time.UTC)
-	l.remaining, l.used, l.loaded, l.exhausted = 0, 0, false, false
+	l.remaining, l.used, l.loaded = 0, 0, false
 }
 
 func (m *Meter) refillLocked(ctx context.Context, k leaseKey, l *lease, now time.Time, limit int64) error {
@@ -198,51 +182,26 @@ func (m *Meter) refillLocked(ctx context.Context, k leaseKey, l *lease, now time
 		l.used += granted
 	}
 	l.remaining, l.at = granted, now
-	if granted > 0 {
-		l.exhausted = false
-	}
 	return nil
 }
 
-// reclaimPoll is how often reclaimLocked asks the store again while it waits.
-const reclaimPoll = 25 * time.Millisecond
-
-// reclaimLocked is called when the store refused l at the limit: other servers may hold
-// unused units of the volume in their leases. It asks them to give those back and tries the
-// store again until ReclaimWait has passed. Requests of the same lease wait meanwhile. When
-// nothing came back, the volume is used up: l is marked exhausted, so that the requests
-// after it are refused without asking again.
-func (m *Meter) reclaimLocked(ctx context.Context, k leaseKey, l *lease, limit int64) error {
-	if err := m.opt.Reclaim(ctx, k.id); err != nil {
-		m.opt.Log.Warn("quota: could not ask the other servers for unused units", "account", k.id, "package", k.pkg, "err", err)
-		return nil
-	}
-	wait := time.NewTimer(m.opt.ReclaimWait)
-	defer wait.Stop()
-	poll := time.NewTicker(reclaimPoll)
-	defer poll.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return nil
-		case <-wait.C:
-			l.exhausted = true
-			return nil
-		case <-poll.C:
-			if err := m.refillLocked(ctx, k, l, m.opt.Now(), limit); err != nil || l.remaining > 0 {
-				return err
-			}
-		}
-	}
-}
-
-// GiveBack gives back the unused units of the leases of one account, which stay in use:
-// another server asked for them (see Options.Reclaim), or the account changed.
-func (m *Meter) GiveBack(ctx context.Context, id account.ID) {
-	for k, l := range m.snapshot() {
+// Forget gives back and drops the leases of one account, after its plan or limit changed.
+func (m *Meter) Forget(ctx context.Context, id account.ID) {
+	m.mu.Lock()
+	var drop []leaseKey
+	for k := range m.leases {
 		if k.id == id {
-			m.giveBack(ctx, k, l, func(*lease) bool { return true })
+			drop = append(drop, k)
 		}
+	}
+	ls := make([]*lease, len(drop))
+	for i, k := range drop {
+		ls[i] = m.leases[k]
+		delete(m.leases, k)
+	}
+	m.mu.Unlock()
+	for i, l := range ls {
+		m.giveBack(ctx, drop[i], l, func(*lease) bool { return true })
 	}
 }
 

@@ -229,14 +229,6 @@ func (s *Store) UpdatePlan(ctx context.Context, id account.ID, plan string, mont
 	return nil
 }
 
-// Touch implements account.Store.
-func (s *Store) Touch(ctx context.Context, id account.ID) error {
-	if err := s.updateAccount(ctx, id, `UPDATE accounts SET id = id WHERE id = $1`); err != nil {
-		return fmt.Errorf("postgres: touch: %w", err)
-	}
-	return nil
-}
-
 // Reserve implements account.Store.
 //
 // The month's row is created if missing, then locked FOR UPDATE, so every replica's

@@ -324,14 +324,6 @@ func (s *Store) UpdatePlan(ctx context.Context, id account.ID, plan string, mont
 	return nil
 }
 
-// Touch implements account.Store.
-func (s *Store) Touch(ctx context.Context, id account.ID) error {
-	if err := s.updateAccount(ctx, id, `UPDATE accounts SET id = id WHERE id = ?`); err != nil {
-		return fmt.Errorf("sqlite: touch: %w", err)
-	}
-	return nil
-}
-
 // Reserve implements account.Store. The transaction holds SQLite's write lock from BEGIN, so
 // no other writer can change usage between the read of the month's total and the update.
 func (s *Store) Reserve(ctx context.Context, id account.ID, pkg string, at time.Time, n, limit int64) (int64, error) {

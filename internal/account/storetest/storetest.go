@@ -237,7 +237,6 @@ func testNotFound(t *testing.T, s account.Store) {
 		{"AccountByID", func() error { _, err := s.AccountByID(ctx, missing); return err }},
 		{"RotateKey", func() error { return s.RotateKey(ctx, missing, account.HashKey("k"), "") }},
 		{"UpdatePlan", func() error { return s.UpdatePlan(ctx, missing, "pro", 0, false) }},
-		{"Touch", func() error { return s.Touch(ctx, missing) }},
 		{"Reserve", func() error { _, err := s.Reserve(ctx, missing, "geo", midMarch, 1, 10); return err }},
 	}
 	for _, tt := range tests {
@@ -420,7 +419,6 @@ func testChanges(t *testing.T, s account.Store) {
 		{b.ID, func() error { return s.UpdatePlan(ctx, b.ID, "pro", 0, false) }},
 		{a.ID, func() error { return s.UpdatePlan(ctx, a.ID, "pro", 10, true) }},
 		{b.ID, func() error { return s.RotateKey(ctx, b.ID, account.HashKey("bob-2"), "") }},
-		{a.ID, func() error { return s.Touch(ctx, a.ID) }},
 	}
 	var wantIDs []account.ID
 	for _, op := range ops {

@@ -107,12 +107,11 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return fmt.Errorf("serve: no usable data snapshot (run 'ipatlas data update --data %s' first): %w", c.dataDir, err)
 	}
 	if ctx.Err() != nil {
-		log.Info("stopped before serving")
-		return nil
+		return stoppedOr(ctx, log, nil)
 	}
 	store, err := openStore(ctx, c.storeURL)
 	if err != nil {
-		return err
+		return stoppedOr(ctx, log, err)
 	}
 	defer store.Close()
 
@@ -120,7 +119,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	authn := auth.New(auth.Options{Store: store, PollInterval: c.keyPollInterval, Log: log})
 	if err := authn.Sync(ctx); err != nil {
-		return err
+		return stoppedOr(ctx, log, err)
 	}
 	meter := quota.NewMeter(quota.Options{Store: store, Plans: plans, Registerer: reg, Log: log})
 	_ = phone.Warm() // libphonenumber's one-time costs before the first request; an error (a broken build) only loses locations
@@ -158,13 +157,24 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		log.Error("listener failed", "err", err)
 	}
 	shutdown(log, servers, c.shutdownTimeout)
-	stopBG()
-	wg.Wait()
 	// Leases not used are given back so the stored usage equals what was served, with a
-	// time of their own: the drain may have used all of the shutdown timeout.
+	// time of their own (the drain may have used all of the shutdown timeout), and before
+	// waiting for the background work, which may be in the middle of a reload.
 	mctx, cancel := context.WithTimeout(context.Background(), releaseTimeout)
 	defer cancel()
 	meter.Close(mctx)
+	stopBG()
+	wg.Wait()
+	return err
+}
+
+// stoppedOr returns err, or nil when ctx was cancelled (a stop asked for while starting:
+// the cancelled connection or query is no failure).
+func stoppedOr(ctx context.Context, log *slog.Logger, err error) error {
+	if ctx.Err() != nil {
+		log.Info("stopped before serving")
+		return nil
+	}
 	return err
 }
 
@@ -182,7 +192,7 @@ func shutdown(log *slog.Logger, servers []listener, timeout time.Duration) {
 	for _, s := range servers {
 		wg.Go(func() {
 			if err := s.srv.Shutdown(ctx); err != nil {
-				log.Warn("shutdown timeout: requests still running are cut off", "addr", s.ln.Addr().String(), "role", s.role, "timeout", timeout)
+				log.Warn("requests still running at the shutdown timeout are cut off", "addr", s.ln.Addr().String(), "role", s.role, "timeout", timeout, "err", err)
 				s.srv.Close()
 			}
 		})

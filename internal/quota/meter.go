@@ -67,7 +67,16 @@ type lease struct {
 	used      int64     // known usage of the month in the store, including remaining
 	loaded    bool      // used has been read from the store
 	lastUse   time.Time
+	// refusedUntil and refusedAt: the store refused the lease at limit refusedAt; until
+	// refusedUntil the lease is refused from memory, unless the limit has changed.
+	refusedUntil time.Time
+	refusedAt    int64
 }
+
+// refuseFor is how long a lease the store refused at the limit is refused without asking the
+// store again: a client over its volume would otherwise cost a store transaction per
+// request. Units given back by other servers, or a raised volume, count within this long.
+const refuseFor = time.Second
 
 // NewMeter returns a Meter; Run must be running for idle leases to be given back.
 func NewMeter(opt Options) *Meter {
@@ -132,11 +141,16 @@ func (m *Meter) Charge(ctx context.Context, a account.Account, pkg string) error
 		l.remaining--
 		return nil
 	}
+	if now.Before(l.refusedUntil) && limit == l.refusedAt {
+		m.rejected.WithLabelValues(pkg, "exceeded").Inc()
+		return &ExceededError{Package: pkg, Limit: limit}
+	}
 	if err := m.refillLocked(ctx, k, l, now, limit); err != nil {
 		m.storeErrs.Inc()
 		return err
 	}
 	if l.remaining == 0 {
+		l.refusedUntil, l.refusedAt = now.Add(refuseFor), limit
 		m.rejected.WithLabelValues(pkg, "exceeded").Inc()
 		return &ExceededError{Package: pkg, Limit: limit}
 	}
@@ -153,7 +167,7 @@ func (m *Meter) rollOverLocked(ctx context.Context, k leaseKey, l *lease, now ti
 	}
 	y, mo, _ := now.UTC().Date()
 	l.periodEnd = time.Date(y, mo+1, 1, 0, 0, 0, 0, time.UTC)
-	l.remaining, l.used, l.loaded = 0, 0, false
+	l.remaining, l.used, l.loaded, l.refusedUntil = 0, 0, false, time.Time{}
 }
 
 func (m *Meter) refillLocked(ctx context.Context, k leaseKey, l *lease, now time.Time, limit int64) error {

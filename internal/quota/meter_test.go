@@ -166,3 +166,42 @@ func BenchmarkCharge(b *testing.B) {
 		}
 	}
 }
+
+// TestRefusedFromMemory: past the volume, the store is asked once a second, not once per
+// request; a raised volume is asked for at once; a new month starts afresh.
+func TestRefusedFromMemory(t *testing.T) {
+	store := newFakeStore()
+	now := time.Date(2026, 3, 31, 23, 59, 58, 500e6, time.UTC)
+	m := NewMeter(Options{Store: store, Plans: DefaultPlans(), Now: func() time.Time { return now }})
+	acct := account.Account{ID: 4, Plan: "free", MonthlyLimit: 3}
+	charge := func() error { return m.Charge(context.Background(), acct, IPGeolocation) }
+	for range 3 {
+		if err := charge(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before := store.reserves
+	for range 100 {
+		if err := charge(); !errors.Is(err, ErrExceeded) {
+			t.Fatalf("over the volume: %v", err)
+		}
+	}
+	if n := store.reserves - before; n != 1 {
+		t.Errorf("100 refused requests asked the store %d times within a second, want 1", n)
+	}
+	now = now.Add(refuseFor)
+	if err := charge(); !errors.Is(err, ErrExceeded) || store.reserves-before != 2 {
+		t.Errorf("a second later: %v after %d store calls, want refused after 2", err, store.reserves-before)
+	}
+	acct.MonthlyLimit = 4
+	if err := charge(); err != nil {
+		t.Errorf("a raised volume was not asked for at once: %v", err)
+	}
+	if err := charge(); !errors.Is(err, ErrExceeded) {
+		t.Errorf("over the raised volume: %v", err)
+	}
+	now = time.Date(2026, 4, 1, 0, 0, 0, 100e6, time.UTC) // within refuseFor, in a new month
+	if err := charge(); err != nil {
+		t.Errorf("a new month: %v", err)
+	}
+}

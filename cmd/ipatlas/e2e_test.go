@@ -363,10 +363,35 @@ func TestSIGHUPReloadsSnapshot(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.cmd.Process.Signal(syscall.SIGHUP)
-	time.Sleep(300 * time.Millisecond)
+	// The metrics count the refusal, so it can be alerted on.
+	for deadline := time.Now().Add(10 * time.Second); metric(t, s, `ipatlas_snapshot_reloads_total{result="refused"}`) != "1"; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("no refused reload in the metrics 10 s after SIGHUP with a corrupt snapshot")
+		}
+	}
+	if got := metric(t, s, `ipatlas_snapshot_reloads_total{result="ok"}`); got != "1" {
+		t.Errorf("reloads ok %q, want 1", got)
+	}
 	if got := loadedAt(); got != second {
 		t.Errorf("a corrupt snapshot replaced the serving one (loadedAt %s -> %s)", second, got)
 	}
+}
+
+// metric returns the value of one series of the server's /metrics, "" when absent.
+func metric(t *testing.T, s *server, series string) string {
+	t.Helper()
+	resp, err := client.Get(s.base + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	for line := range strings.Lines(string(b)) {
+		if v, ok := strings.CutPrefix(strings.TrimSpace(line), series+" "); ok {
+			return v
+		}
+	}
+	return ""
 }
 
 // TestListenerEdges: the dashboard and the API share one router behind the API's handler,

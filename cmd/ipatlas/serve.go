@@ -117,6 +117,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	reg.MustRegister(snapshotMetrics(live)...)
 	authn := auth.New(auth.Options{Store: store, PollInterval: c.keyPollInterval, Log: log})
 	if err := authn.Sync(ctx); err != nil {
 		return stoppedOr(ctx, log, err)
@@ -316,4 +317,38 @@ func newLogger(w io.Writer, fs *cmdFlags, format, level string) (*slog.Logger, e
 		return slog.New(slog.NewJSONHandler(w, opts)), nil
 	}
 	return nil, usageError{fmt.Sprintf("serve: %s %q: want text or json", fs.origin("log-format"), format)}
+}
+
+// snapshotMetrics reports the serving snapshot's data date, when it was loaded, and the reloads, so that a refused
+// reload (a bad file: the previous snapshot keeps serving) can be alerted on.
+func snapshotMetrics(live *dataset.Live) []prometheus.Collector {
+	reloads := func(refused bool) func() float64 {
+		return func() float64 {
+			ok, bad := live.Reloads()
+			if refused {
+				return float64(bad)
+			}
+			return float64(ok)
+		}
+	}
+	return []prometheus.Collector{
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "ipatlas_snapshot_data_timestamp_seconds",
+			Help: "The serving data snapshot's data date, its newest source's (Unix seconds).",
+		}, func() float64 { return float64(live.Current().Meta.BuildTime.Unix()) }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "ipatlas_snapshot_loaded_timestamp_seconds",
+			Help: "When the serving data snapshot was loaded (Unix seconds).",
+		}, func() float64 { return float64(live.Current().LoadedAt.Unix()) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{
+			Name:        "ipatlas_snapshot_reloads_total",
+			Help:        "Snapshot reloads since start: result ok (the new snapshot serves) or refused (the previous one keeps serving).",
+			ConstLabels: prometheus.Labels{"result": "ok"},
+		}, reloads(false)),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{
+			Name:        "ipatlas_snapshot_reloads_total",
+			Help:        "Snapshot reloads since start: result ok (the new snapshot serves) or refused (the previous one keeps serving).",
+			ConstLabels: prometheus.Labels{"result": "refused"},
+		}, reloads(true)),
+	}
 }

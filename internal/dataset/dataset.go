@@ -50,9 +50,9 @@ type Snapshot struct {
 
 // Load opens the snapshot at path, builds every engine and probes it.
 func Load(path string) (*Snapshot, error) {
-	f, err := dbfile.Open(path)
+	f, err := dbfile.Open(path) // its errors name the file
 	if err != nil {
-		return nil, fmt.Errorf("dataset: open %s: %w", path, err)
+		return nil, fmt.Errorf("dataset: %w", err)
 	}
 	s, err := FromFile(f)
 	if err != nil {

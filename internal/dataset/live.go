@@ -23,7 +23,13 @@ type Live struct {
 	mu    sync.Mutex // serialises reloads
 	mtime time.Time
 	size  int64
+
+	reloaded, refused atomic.Int64 // reloads since the first load, by outcome
 }
+
+// Reloads returns how many reloads replaced the snapshot and how many were refused (the
+// previous snapshot kept serving), for the metrics.
+func (l *Live) Reloads() (reloaded, refused int64) { return l.reloaded.Load(), l.refused.Load() }
 
 // NewLive loads the snapshot at path; failure here is fatal to the caller, since there is
 // nothing to serve yet.
@@ -43,6 +49,7 @@ func newLive(path string, log *slog.Logger, load func(string) (*Snapshot, error)
 	}
 	l.cur.Store(s)
 	l.mtime, l.size = fi.ModTime(), fi.Size()
+	log.Info("snapshot loaded", "path", path, "build_time", s.Meta.BuildTime)
 	// Decoding's garbage is a third of the resident size until the heap next doubles;
 	// collected beside serving, so that readiness does not wait for it.
 	go debug.FreeOSMemory()
@@ -75,6 +82,7 @@ func (l *Live) Reload() error {
 	// for six reloads, over the deployment's 2 GiB limit).
 	defer debug.FreeOSMemory()
 	if err != nil {
+		l.refused.Add(1)
 		l.log.Warn("snapshot reload refused; the previous snapshot keeps serving", "path", l.path, "err", err)
 		if statErr == nil {
 			l.mtime, l.size = fi.ModTime(), fi.Size() // do not retry the same bad file every tick
@@ -82,6 +90,7 @@ func (l *Live) Reload() error {
 		return err
 	}
 	l.cur.Store(s)
+	l.reloaded.Add(1)
 	if statErr == nil {
 		l.mtime, l.size = fi.ModTime(), fi.Size()
 	}

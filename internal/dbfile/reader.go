@@ -26,11 +26,11 @@ type entry struct {
 	offset, len uint64
 }
 
-// Open reads the snapshot at path and opens it with OpenBytes.
+// Open reads the snapshot at path and opens it with OpenBytes. Its errors name path once.
 func Open(path string) (*File, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("dbfile: %w", err)
+		return nil, fmt.Errorf("dbfile: %w", err) // *PathError: "open PATH: ..."
 	}
 	f, err := OpenBytes(b)
 	if err != nil {

@@ -506,16 +506,8 @@ func TestShutdownTimeout(t *testing.T) {
 	if code, _ := get(t, s.base+"/data/country-info?code=JP&key="+key, nil); code != 200 {
 		t.Fatalf("status %d", code)
 	}
-	// A request whose headers never end keeps the first listener draining past the timeout.
-	slow, err := net.Dial("tcp", strings.TrimPrefix(s.base, "http://"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer slow.Close()
-	if _, err := io.WriteString(slow, "GET /data/country-info?code=JP HTTP/1.1\r\nHost: x\r\n"); err != nil {
-		t.Fatal(err)
-	}
-	time.Sleep(200 * time.Millisecond)
+	// It keeps the first listener draining past the timeout.
+	s.startUnendingRequest(t)
 	s.cmd.Process.Signal(syscall.SIGTERM)
 	refused := false
 	for deadline := time.Now().Add(time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
@@ -543,15 +535,7 @@ func TestShutdownTimeout(t *testing.T) {
 func TestSecondSIGTERM(t *testing.T) {
 	e := newEnv(t)
 	s := e.serve("--shutdown-timeout", "60s")
-	slow, err := net.Dial("tcp", strings.TrimPrefix(s.base, "http://"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer slow.Close()
-	if _, err := io.WriteString(slow, "GET /healthz HTTP/1.1\r\nHost: x\r\n"); err != nil {
-		t.Fatal(err)
-	}
-	time.Sleep(200 * time.Millisecond)
+	s.startUnendingRequest(t)
 	s.cmd.Process.Signal(syscall.SIGTERM)
 	time.Sleep(300 * time.Millisecond)
 	s.cmd.Process.Signal(syscall.SIGTERM)
@@ -560,4 +544,20 @@ func TestSecondSIGTERM(t *testing.T) {
 	case <-time.After(3 * time.Second):
 		t.Fatal("a second SIGTERM did not end the draining server")
 	}
+}
+
+// startUnendingRequest sends the server a request whose headers never end, which keeps a
+// graceful shutdown draining until the server's header timeout (5 s); the connection is
+// closed when the test ends.
+func (s *server) startUnendingRequest(t *testing.T) {
+	t.Helper()
+	c, err := net.Dial("tcp", strings.TrimPrefix(s.base, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	if _, err := io.WriteString(c, "GET /healthz HTTP/1.1\r\nHost: x\r\n"); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(200 * time.Millisecond) // until the server has read it: the connection is active
 }

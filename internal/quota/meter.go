@@ -199,26 +199,6 @@ func (m *Meter) refillLocked(ctx context.Context, k leaseKey, l *lease, now time
 	return nil
 }
 
-// Forget gives back and drops the leases of one account, after its plan or limit changed.
-func (m *Meter) Forget(ctx context.Context, id account.ID) {
-	m.mu.Lock()
-	var drop []leaseKey
-	for k := range m.leases {
-		if k.id == id {
-			drop = append(drop, k)
-		}
-	}
-	ls := make([]*lease, len(drop))
-	for i, k := range drop {
-		ls[i] = m.leases[k]
-		delete(m.leases, k)
-	}
-	m.mu.Unlock()
-	for i, l := range ls {
-		m.giveBack(ctx, drop[i], l, func(*lease) bool { return true })
-	}
-}
-
 // giveBack releases a lease's unused units if keep says so.
 func (m *Meter) giveBack(ctx context.Context, k leaseKey, l *lease, cond func(*lease) bool) {
 	l.mu.Lock()

@@ -319,17 +319,16 @@ func newLogger(w io.Writer, fs *cmdFlags, format, level string) (*slog.Logger, e
 	return nil, usageError{fmt.Sprintf("serve: %s %q: want text or json", fs.origin("log-format"), format)}
 }
 
-// snapshotMetrics reports the serving snapshot's data date, when it was loaded, and the reloads, so that a refused
-// reload (a bad file: the previous snapshot keeps serving) can be alerted on.
+// snapshotMetrics reports the serving snapshot's data date, when it was loaded, and the
+// reloads, so that a refused reload (a bad file: the previous snapshot keeps serving) can be
+// alerted on.
 func snapshotMetrics(live *dataset.Live) []prometheus.Collector {
-	reloads := func(refused bool) func() float64 {
-		return func() float64 {
-			ok, bad := live.Reloads()
-			if refused {
-				return float64(bad)
-			}
-			return float64(ok)
-		}
+	reloads := func(result string, n func() float64) prometheus.Collector {
+		return prometheus.NewCounterFunc(prometheus.CounterOpts{
+			Name:        "ipatlas_snapshot_reloads_total",
+			Help:        "Snapshot reloads since start: result ok (the new snapshot serves) or refused (the previous one keeps serving).",
+			ConstLabels: prometheus.Labels{"result": result},
+		}, n)
 	}
 	return []prometheus.Collector{
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
@@ -340,15 +339,7 @@ func snapshotMetrics(live *dataset.Live) []prometheus.Collector {
 			Name: "ipatlas_snapshot_loaded_timestamp_seconds",
 			Help: "When the serving data snapshot was loaded (Unix seconds).",
 		}, func() float64 { return float64(live.Current().LoadedAt.Unix()) }),
-		prometheus.NewCounterFunc(prometheus.CounterOpts{
-			Name:        "ipatlas_snapshot_reloads_total",
-			Help:        "Snapshot reloads since start: result ok (the new snapshot serves) or refused (the previous one keeps serving).",
-			ConstLabels: prometheus.Labels{"result": "ok"},
-		}, reloads(false)),
-		prometheus.NewCounterFunc(prometheus.CounterOpts{
-			Name:        "ipatlas_snapshot_reloads_total",
-			Help:        "Snapshot reloads since start: result ok (the new snapshot serves) or refused (the previous one keeps serving).",
-			ConstLabels: prometheus.Labels{"result": "refused"},
-		}, reloads(true)),
+		reloads("ok", func() float64 { ok, _ := live.Reloads(); return float64(ok) }),
+		reloads("refused", func() float64 { _, bad := live.Reloads(); return float64(bad) }),
 	}
 }

@@ -67,10 +67,10 @@ type lease struct {
 	used      int64     // known usage of the month in the store, including remaining
 	loaded    bool      // used has been read from the store
 	lastUse   time.Time
-	// refusedUntil and refusedAt: the store refused the lease at limit refusedAt; until
-	// refusedUntil the lease is refused from memory, unless the limit has changed.
+	// The store refused the lease at refusedLimit; until refusedUntil it is refused from
+	// memory, unless the limit has changed.
 	refusedUntil time.Time
-	refusedAt    int64
+	refusedLimit int64
 }
 
 // refuseFor is how long a lease the store refused at the limit is refused without asking the
@@ -141,16 +141,16 @@ func (m *Meter) Charge(ctx context.Context, a account.Account, pkg string) error
 		l.remaining--
 		return nil
 	}
-	if now.Before(l.refusedUntil) && limit == l.refusedAt {
-		m.rejected.WithLabelValues(pkg, "exceeded").Inc()
-		return &ExceededError{Package: pkg, Limit: limit}
-	}
-	if err := m.refillLocked(ctx, k, l, now, limit); err != nil {
-		m.storeErrs.Inc()
-		return err
+	if refused := now.Before(l.refusedUntil) && limit == l.refusedLimit; !refused {
+		if err := m.refillLocked(ctx, k, l, now, limit); err != nil {
+			m.storeErrs.Inc()
+			return err
+		}
+		if l.remaining == 0 {
+			l.refusedUntil, l.refusedLimit = now.Add(refuseFor), limit
+		}
 	}
 	if l.remaining == 0 {
-		l.refusedUntil, l.refusedAt = now.Add(refuseFor), limit
 		m.rejected.WithLabelValues(pkg, "exceeded").Inc()
 		return &ExceededError{Package: pkg, Limit: limit}
 	}

@@ -165,6 +165,11 @@ func geoAppendBody(b []byte, v *countryView, a netip.Addr, requested, lang strin
 			conf.Area.Prefetch()
 		}
 	}
+	// After the confidence: its second opinion is the registry files' country alone, which
+	// the geolocation data's own registered country would only echo.
+	if hasPlace {
+		dataset.CompleteRegisteredCountry(&net, place)
+	}
 
 	b = geoAppendHead(b, v, a, requested, net.IsReachableGlobally, ci, hasCountry, lang)
 	if hasPlace && place.Placed() {
@@ -406,7 +411,7 @@ func (s *Server) networkByIP(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	n, ok := snap.Net.Lookup(a)
+	n, ok := snap.Network(a)
 	if !ok {
 		return notFound("No valid entry was found for the IP address %s.", a)
 	}

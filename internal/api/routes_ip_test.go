@@ -158,6 +158,11 @@ func TestGeolocationReal(t *testing.T) {
 	if a, _ := mu["confidenceArea"].([]any); mu["confidence"] != "low" || a == nil || len(a) != 0 {
 		t.Errorf("unannounced 9.28.82.83: confidence %v, area %v; want low and []", mu["confidence"], mu["confidenceArea"])
 	}
+	// IBM's legacy block: the registered country is the registry file's, or where the
+	// snapshot has no ARIN file (the shared mirror), the geolocation data's.
+	if got := ipPath(mu, "network", "registeredCountry"); got != "US" {
+		t.Errorf("unannounced 9.28.82.83: network registeredCountry %v, want US", got)
+	}
 
 	// default language: Germany in German.
 	md := ipGetJSON(t, s, "/data/ip-geolocation-with-confidence?key=good&ip=80.150.0.1&localityLanguage=default", 200)
@@ -235,6 +240,15 @@ func TestNetworkByIPReal(t *testing.T) {
 	}
 	if v, _ := mde["viaCarriers"].([]any); len(v) > 5 {
 		t.Errorf("%d viaCarriers", len(v))
+	}
+	// Registered space with no country in the registry files the snapshot has: the
+	// geolocation data's registered country (Ford's legacy 19.0.0.0/8; a RIPE NCC block that
+	// no network announces). Space a registry holds in reserve stays without one.
+	for ip, want := range map[string]string{"19.196.12.178": "US", "89.126.76.8": "SE", "45.68.79.76": ""} {
+		m := ipGetJSON(t, s, "/data/network-by-ip?key=good&ip="+ip+"&localityLanguage=de", 200)
+		if m["registeredCountry"] != want || (want == "US") != (m["registeredCountryName"] == "Vereinigte Staaten") {
+			t.Errorf("%s: registeredCountry %v (%v), want %q", ip, m["registeredCountry"], m["registeredCountryName"], want)
+		}
 	}
 	ipGetJSON(t, s, "/data/network-by-ip?key=good&ip=999.1.1.1", 405)
 	ipGetJSON(t, s, "/data/network-by-ip?key=good&ip=fe80::1%25eth0", 405)

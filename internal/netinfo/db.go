@@ -74,8 +74,7 @@ func newDB(r *raw) *DB {
 	for i := range db.regs {
 		db.regT.Insert(db.regs[i].prefix(), uint32(i))
 		db.cumUsed[i+1] = db.cumUsed[i]
-		switch db.strs[db.regs[i].status] {
-		case "allocated", "assigned", "legacy":
+		if InUse(db.strs[db.regs[i].status]) {
 			db.cumUsed[i+1]++
 		}
 	}

@@ -85,6 +85,16 @@ type Network struct {
 // IsAnnounced reports whether n has an announcing BGP prefix.
 func (n Network) IsAnnounced() bool { return n.BGPPrefix.IsValid() }
 
+// InUse reports whether a registry status says the space is someone's: allocated, assigned
+// or legacy, as against available or reserved.
+func InUse(status string) bool {
+	switch status {
+	case "allocated", "assigned", "legacy":
+		return true
+	}
+	return false
+}
+
 // ASInfo is what the DB knows about one autonomous system. Counts are computed from the
 // announced networks in which the AS is a carrier.
 type ASInfo struct {

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"math"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/ipatlas/ipatlas/internal/account"
@@ -52,6 +53,9 @@ type Meter struct {
 
 	mu     sync.RWMutex
 	leases map[leaseKey]*lease
+	// closed is set by Close: a request still running after it (one the shutdown cut off)
+	// reserves its own unit alone, so that no unused units are left behind to over-count.
+	closed atomic.Bool
 }
 
 type leaseKey struct {
@@ -179,10 +183,12 @@ func (m *Meter) refillLocked(ctx context.Context, k leaseKey, l *lease, now time
 		l.used, l.loaded = usage[k.pkg], true
 	}
 	n := int64(1)
-	if limit == math.MaxInt64 {
+	switch {
+	case m.closed.Load():
+	case limit == math.MaxInt64:
 		n = m.opt.MaxLease
-	} else if left := limit - l.used; left > 0 {
-		n = min(max(left/m.opt.LeaseShare, 1), m.opt.MaxLease)
+	case limit > l.used:
+		n = min(max((limit-l.used)/m.opt.LeaseShare, 1), m.opt.MaxLease)
 	}
 	granted, err := m.opt.Store.Reserve(ctx, k.id, k.pkg, now, n, limit)
 	if err != nil {
@@ -252,8 +258,11 @@ func (m *Meter) ReleaseIdle(ctx context.Context) {
 }
 
 // Close gives back every unused unit; call it on graceful shutdown after the server stopped
-// taking requests.
+// taking requests. A request charged after it reserves only its own unit.
 func (m *Meter) Close(ctx context.Context) {
+	// Set before the leases are read: a refill that saw it unset holds its lease's lock, so
+	// giving that lease back waits for the refill and returns what it reserved.
+	m.closed.Store(true)
 	for k, l := range m.snapshot() {
 		m.giveBack(ctx, k, l, func(*lease) bool { return true })
 	}

@@ -112,6 +112,16 @@ func TestStoredUsageCoversServed(t *testing.T) {
 	if got := store.get(2, PhoneEmail, period); got != 2500 {
 		t.Errorf("after Close the store holds %d, want the 2500 served", got)
 	}
+	// A request that outlived the shutdown's drain is still counted, and leaves nothing
+	// unused behind: no one would give it back.
+	for range 3 {
+		if err := m.Charge(context.Background(), acct, PhoneEmail); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got, unused := store.get(2, PhoneEmail, period), m.Unused(2); got != 2503 || len(unused) != 0 {
+		t.Errorf("three charges after Close: the store holds %d (want 2503), %v unused", got, unused)
+	}
 }
 
 func TestLeasesShrinkNearLimitAndIdleRelease(t *testing.T) {

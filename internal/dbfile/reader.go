@@ -192,7 +192,7 @@ func (d *decoder) uint64() uint64 {
 
 // formatErr returns an error wrapping ErrFormat with detail.
 func formatErr(format string, args ...any) error {
-	return fmt.Errorf("dbfile: "+format+": %w", append(args, ErrFormat)...)
+	return fmt.Errorf("%w: "+format, append([]any{ErrFormat}, args...)...)
 }
 
 func allZero(b []byte) bool {

@@ -5,8 +5,10 @@ import (
 	"errors"
 	"math"
 	"net/http"
+	"net/netip"
 	"strings"
 
+	"github.com/ipatlas/ipatlas/internal/dataset"
 	"github.com/ipatlas/ipatlas/internal/netinfo"
 	"github.com/ipatlas/ipatlas/internal/web"
 )
@@ -113,7 +115,7 @@ func (s *Server) networkByCIDR(w http.ResponseWriter, r *http.Request) error {
 	lang := v.resolvedLang(r)
 	body := cidrBody{
 		CIDR:          res.CIDR.String(),
-		Network:       cidrNetworkJSON{CIDR: res.Network.CIDR.String(), Type: res.Network.Type, cidrFacts: cidrFactsOf(snap.Net, v, res.Network.Network, lang), TotalSubnets: res.Network.TotalSubnets, Subnets: []cidrSubnetJSON{}},
+		Network:       cidrNetworkJSON{CIDR: res.Network.CIDR.String(), Type: res.Network.Type, cidrFacts: cidrFactsOf(snap, v, res.Network.CIDR, res.Network.Network, lang), TotalSubnets: res.Network.TotalSubnets, Subnets: []cidrSubnetJSON{}},
 		TotalNetworks: res.TotalNetworks,
 		Truncated:     res.Truncated,
 	}
@@ -126,11 +128,11 @@ func (s *Server) networkByCIDR(w http.ResponseWriter, r *http.Request) error {
 			RegisteredCountry: sn.RegisteredCountry, RegisteredCountryName: netLangName(v, sn.RegisteredCountry, lang),
 		})
 	}
-	body.Networks = cidrItems(snap.Net, v, res.Networks, lang)
+	body.Networks = cidrItems(snap, v, res.Networks, lang)
 	return web.WriteJSON(w, http.StatusOK, body)
 }
 
-func cidrItems(db *netinfo.DB, v *countryView, items []netinfo.CIDRItem, lang string) []cidrItemJSON {
+func cidrItems(snap *dataset.Snapshot, v *countryView, items []netinfo.CIDRItem, lang string) []cidrItemJSON {
 	if len(items) == 0 {
 		return nil
 	}
@@ -140,14 +142,17 @@ func cidrItems(db *netinfo.DB, v *countryView, items []netinfo.CIDRItem, lang st
 			CIDR: it.CIDR.String(), Type: it.Type,
 			Size: json.Number(it.Size.String()), TotalAnnounced: json.Number(it.TotalAnnounced.String()),
 			BogonsCount: it.BogonsCount, DeepCount: it.DeepCount,
-			Network:  cidrFactsOf(db, v, it.Network, lang),
-			Networks: cidrItems(db, v, it.Networks, lang),
+			Network:  cidrFactsOf(snap, v, it.CIDR, it.Network, lang),
+			Networks: cidrItems(snap, v, it.Networks, lang),
 		})
 	}
 	return out
 }
 
-func cidrFactsOf(db *netinfo.DB, v *countryView, n netinfo.Network, lang string) cidrFacts {
+// cidrFactsOf is the Network object of n, the facts of the range p.
+func cidrFactsOf(snap *dataset.Snapshot, v *countryView, p netip.Prefix, n netinfo.Network, lang string) cidrFacts {
+	snap.CompleteRangeRegisteredCountry(&n, p.Masked().Addr(), ipLastAddr(p))
+	db := snap.Net
 	f := cidrFacts{
 		Registry: n.Registry, RegistryStatus: n.RegistryStatus, RegisteredCountry: n.RegisteredCountry,
 		RegisteredCountryName: netLangName(v, n.RegisteredCountry, lang), Organisation: n.Organisation,

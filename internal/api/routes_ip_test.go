@@ -280,6 +280,15 @@ func TestNetworkByCIDRReal(t *testing.T) {
 		t.Errorf("IPv6: %v", m6["cidr"])
 	}
 	ipGetJSON(t, s, "/data/network-by-cidr?key=good&cidr=10.0.0.0/8&bogonsOnly=true", 200)
+	// Registered ranges the registry files give no country: the geolocation data's, where
+	// one of its records holds the whole range (network-by-ip's answer for an address in
+	// it); none for reserved space, nor for a range whose networks lie in several countries.
+	for cidr, want := range map[string]string{"19.196.12.0/24": "US", "45.68.79.0/24": "", "89.126.0.0/16": ""} {
+		m := ipGetJSON(t, s, "/data/network-by-cidr?key=good&cidr="+cidr, 200)
+		if got := ipPath(m, "network", "registeredCountry"); got != want {
+			t.Errorf("%s: registeredCountry %v, want %q", cidr, got, want)
+		}
+	}
 	for _, q := range []string{
 		"", "cidr=", "cidr=1.2.3.4/33", "cidr=nonsense", "cidr=8.8.8.0/24&subnetsBatchSize=21",
 		"cidr=8.8.8.0/24&subnetsOffset=-1", "cidr=8.8.8.0/24&depthLimit=9", "cidr=8.8.8.0/24&bogonsOnly=maybe",

@@ -37,6 +37,18 @@ func CompleteRegisteredCountry(n *netinfo.Network, p ipgeo.Place) {
 	}
 }
 
+// CompleteRangeRegisteredCountry is CompleteRegisteredCountry for n, the facts of every
+// address from first to last: only where one record of the geolocation data holds the whole
+// range, since otherwise no one country is the range's.
+func (s *Snapshot) CompleteRangeRegisteredCountry(n *netinfo.Network, first, last netip.Addr) {
+	if s.IPGeo == nil || !registeredWithoutCountry(*n) {
+		return
+	}
+	if p, ok := s.IPGeo.Lookup(first); ok && p.Network.Contains(last) {
+		CompleteRegisteredCountry(n, p)
+	}
+}
+
 func registeredWithoutCountry(n netinfo.Network) bool {
 	return n.RegisteredCountry == "" && !n.IsBogon && netinfo.InUse(n.RegistryStatus)
 }

@@ -72,6 +72,14 @@ func (s *Server) phoneValidate(w http.ResponseWriter, r *http.Request) error {
 		}
 	}
 
+	if res.LocationIsCountry {
+		// The country data's names are newer than the phone library's (North Macedonia,
+		// Eswatini, Türkiye), and the country object beside the location uses them.
+		if name := netLangName(v, res.Region, lang); name != "" {
+			res.Location = name
+		}
+	}
+
 	bp := bufPool.Get().(*[]byte)
 	b := append((*bp)[:0], '{')
 	b = placesAppendBool(b, true, "isValid", res.IsValid)

@@ -34,9 +34,12 @@ type goldenCase struct {
 	International string `json:"internationalFormat"`
 	National      string `json:"nationalFormat"`
 	Location      string `json:"location"`
-	LineType      string `json:"lineType"`
-	Region        string `json:"region"`
-	Error         string `json:"error,omitempty"` // "ErrX: message"; the result fields are then zero
+	// LocationIsCountry: Location is the country's name, which the API takes from its
+	// country data instead.
+	LocationIsCountry bool   `json:"locationIsCountry,omitempty"`
+	LineType          string `json:"lineType"`
+	Region            string `json:"region"`
+	Error             string `json:"error,omitempty"` // "ErrX: message"; the result fields are then zero
 }
 
 // goldenInputs returns the inputs of the golden file: libphonenumber's example numbers
@@ -174,7 +177,7 @@ func TestGolden(t *testing.T) {
 			c.Error = sentinelName(err) + ": " + err.Error()
 		}
 		c.IsValid, c.E164, c.International, c.National = r.IsValid, r.E164, r.International, r.National
-		c.Location, c.LineType, c.Region = r.Location, r.LineType, r.Region
+		c.Location, c.LocationIsCountry, c.LineType, c.Region = r.Location, r.LocationIsCountry, r.LineType, r.Region
 		cases = append(cases, c)
 	}
 	var buf bytes.Buffer

@@ -75,27 +75,24 @@ func geographical(t phonenumbers.PhoneNumberType, callingCode int32) bool {
 	return false
 }
 
-// location returns Result.Location for a valid number of type t in region, following
-// libphonenumber's PhoneNumberOfflineGeocoder.getDescriptionForNumber: geographic numbers get
-// the geocoding data's description of their prefix (in the data language for lang, else in
-// English), other numbers and numbers whose prefix the data lacks get the country's name in
-// lang.
-func location(pn *phonenumbers.PhoneNumber, t phonenumbers.PhoneNumberType, region, lang string) string {
+// location returns Result.Location and Result.LocationIsCountry for a valid number of type t
+// in region, following libphonenumber's PhoneNumberOfflineGeocoder.getDescriptionForNumber:
+// geographic numbers get the geocoding data's description of their prefix (in the data
+// language for lang, else in English), other numbers and numbers whose prefix the data lacks
+// get the country's name in lang.
+func location(pn *phonenumbers.PhoneNumber, t phonenumbers.PhoneNumberType, region, lang string) (string, bool) {
 	if !geographical(t, pn.GetCountryCode()) {
-		return countryName(region, lang)
+		return countryName(region, lang), true
 	}
 	geoLang := geoLanguage(lang)
 	desc, err := phonenumbers.GetGeocodingForNumber(pn, geoLang)
-	if err != nil || desc == "" {
-		return countryName(region, lang)
-	}
 	// When the data has no description for the prefix, phonenumbers falls back to the
 	// country's name in geoLang, which is English for the languages without geocoding data
 	// but with country names ("cs", "da", ...): name the country in lang instead.
-	if geoLang == "en" && !hasPrimary(lang, "en") && desc == countryName(region, "en") {
-		return countryName(region, lang)
+	if err != nil || desc == "" || desc == countryName(region, geoLang) {
+		return countryName(region, lang), true
 	}
-	return desc
+	return desc, false
 }
 
 // countryName returns the CLDR name of region in lang, else in English, else "".

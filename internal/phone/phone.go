@@ -98,6 +98,10 @@ type Result struct {
 	// the data has that language, else in English; country names are in the requested
 	// language where CLDR has it, else in English.
 	Location string
+	// LocationIsCountry reports that Location is the name of the number's country (Region)
+	// rather than of a place in it. The names come from golang.org/x/text's CLDR, which is
+	// old (CLDR 32: "Macedonia", "Swaziland"): a caller with newer names should use its own.
+	LocationIsCountry bool
 
 	// LineType is a libphonenumber PhoneNumberType name: FIXED_LINE, MOBILE,
 	// FIXED_LINE_OR_MOBILE, TOLL_FREE, PREMIUM_RATE, SHARED_COST, VOIP, PERSONAL_NUMBER,
@@ -164,7 +168,7 @@ func Validate(number, region, lang string) (Result, error) {
 		r.Region = parseRegion
 	}
 	if r.IsValid && r.Region != "" {
-		r.Location = location(&pn, typ, r.Region, lang)
+		r.Location, r.LocationIsCountry = location(&pn, typ, r.Region, lang)
 	}
 	return r, nil
 }

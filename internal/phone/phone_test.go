@@ -18,13 +18,14 @@ import (
 // its geocoding data knows no place finer than the country for the prefix 612937.
 func TestAustralia(t *testing.T) {
 	want := Result{
-		IsValid:       true,
-		E164:          "+61293744000",
-		International: "+61 2 9374 4000",
-		National:      "(02) 9374 4000",
-		Location:      "Australia",
-		LineType:      "FIXED_LINE",
-		Region:        "AU",
+		IsValid:           true,
+		E164:              "+61293744000",
+		International:     "+61 2 9374 4000",
+		National:          "(02) 9374 4000",
+		Location:          "Australia",
+		LocationIsCountry: true,
+		LineType:          "FIXED_LINE",
+		Region:            "AU",
 	}
 	for _, c := range []struct{ number, region string }{
 		{"+61 2 9374 4000", "au"},
@@ -130,7 +131,7 @@ func TestExamples(t *testing.T) {
 				if got.IsValid && got.Location == "" {
 					t.Errorf("Validate(%q, %q): valid but no location", in.number, in.region)
 				}
-				got.Location = ""
+				got.Location, got.LocationIsCountry = "", false
 				if !want.IsValid {
 					got.Region = "" // see TestRegion
 				}

@@ -54,7 +54,7 @@ func referenceValidate(number, region, lang string) (Result, error) {
 		r.Region = parseRegion
 	}
 	if r.IsValid && r.Region != "" {
-		r.Location = location(pn, typ, r.Region, lang)
+		r.Location, r.LocationIsCountry = location(pn, typ, r.Region, lang)
 	}
 	return r, nil
 }

@@ -114,7 +114,7 @@ func TestExamples(t *testing.T) {
 					IsValid:       phonenumbers.IsValidNumber(ref),
 					E164:          phonenumbers.Format(ref, phonenumbers.E164),
 					International: phonenumbers.Format(ref, phonenumbers.INTERNATIONAL),
-					National:      phonenumbers.Format(ref, phonenumbers.NATIONAL),
+					National:      referenceNational(ref),
 					LineType:      typeName(refType),
 				}
 				if want.IsValid != (refType != phonenumbers.UNKNOWN) {

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/nyaruka/phonenumbers"
@@ -188,13 +189,16 @@ func newMetaPlan(m *phonenumbers.PhoneMetadata) *metaPlan {
 				f.leading = regexp.MustCompile("^(?:" + ldp[len(ldp)-1] + ")")
 			}
 			if rule := nf.GetNationalPrefixFormattingRule(); rule != "" {
-				// As formatNsnUsingPatternWithCarrier: the rule replaces the first group
-				// reference ($1) of the format, literally.
+				// As libphonenumber's formatNsnUsingPatternWithCarrier: the rule replaces the
+				// format's first group reference, and the rule's own $1 stands for that
+				// reference, so "0$1" turns Argentina's mobile format "$2 15-$3-$4" into
+				// "0$2 15-$3-$4" (011 15-2345-6789). phonenumbers v1.8.1 pastes the rule in
+				// literally, naming the pattern's first group instead (09 15-2345-6789).
 				first := true
 				f.national = phonenumbers.FIRST_GROUP_PATTERN.ReplaceAllStringFunc(f.national, func(s string) string {
 					if first {
 						first = false
-						return rule
+						return strings.ReplaceAll(rule, "$1", s)
 					}
 					return s
 				})

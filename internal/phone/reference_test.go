@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/nyaruka/phonenumbers"
+	"google.golang.org/protobuf/proto"
 )
 
 // referenceValidate is Validate done the plain way, with phonenumbers' public functions only:
@@ -36,7 +37,7 @@ func referenceValidate(number, region, lang string) (Result, error) {
 		IsValid:       phonenumbers.IsValidNumber(pn),
 		E164:          phonenumbers.Format(pn, phonenumbers.E164),
 		International: phonenumbers.Format(pn, phonenumbers.INTERNATIONAL),
-		National:      phonenumbers.Format(pn, phonenumbers.NATIONAL),
+		National:      referenceNational(pn),
 		LineType:      typeName(typ),
 	}
 	if r.IsValid != (typ != phonenumbers.UNKNOWN) {
@@ -196,4 +197,50 @@ func TestPlanDescs(t *testing.T) {
 			t.Errorf("no plan for +%d", cc)
 		}
 	}
+}
+
+// referenceNational is phonenumbers.Format(pn, NATIONAL) as libphonenumber formats it. A
+// format's national-prefix formatting rule stands in for the format's first group, and the
+// rule's $1 means that group; phonenumbers v1.8.1 pastes the rule in literally, which is
+// the same wherever the first group is $1 and wrong where it is not (Argentina's mobile
+// formats "$2 15-$3-$4": libphonenumber 011 15-2345-6789, phonenumbers 09 15-2345-6789).
+// For calling codes with such a format, the reference formats by phonenumbers'
+// FormatByPattern with the rules' $1 spelt out.
+func referenceNational(pn *phonenumbers.PhoneNumber) string {
+	national := phonenumbers.Format(pn, phonenumbers.NATIONAL)
+	md := referenceMetadata(pn.GetCountryCode())
+	if md == nil {
+		return national
+	}
+	formats := make([]*phonenumbers.NumberFormat, 0, len(md.GetNumberFormat()))
+	spelt := false
+	for _, nf := range md.GetNumberFormat() {
+		nf = proto.Clone(nf).(*phonenumbers.NumberFormat)
+		fg := phonenumbers.FIRST_GROUP_PATTERN.FindString(nf.GetFormat())
+		if rule := nf.GetNationalPrefixFormattingRule(); rule != "" && fg != "" && fg != "$1" {
+			rule = strings.ReplaceAll(rule, "$1", fg)
+			nf.NationalPrefixFormattingRule, spelt = &rule, true
+		}
+		formats = append(formats, nf)
+	}
+	if !spelt {
+		return national
+	}
+	return phonenumbers.FormatByPattern(pn, phonenumbers.NATIONAL, formats)
+}
+
+// referenceMetadata is the metadata phonenumbers formats numbers of calling code cc by: that
+// of the calling code's main region.
+func referenceMetadata(cc int32) *phonenumbers.PhoneMetadata {
+	region := phonenumbers.GetRegionCodeForCountryCode(int(cc))
+	coll, err := phonenumbers.MetadataCollection()
+	if err != nil {
+		panic(err)
+	}
+	for _, m := range coll.GetMetadata() {
+		if m.GetCountryCode() == cc && m.GetId() == region {
+			return m
+		}
+	}
+	return nil
 }

@@ -546,7 +546,8 @@ func TestTimeZone(t *testing.T) {
 			}
 		})
 	}
-	for _, id := range []string{"", "Local", "Mars/Olympus_Mons", "../etc/passwd", `Europe\Berlin`} {
+	for _, id := range []string{"", "Local", "Mars/Olympus_Mons", "../etc/passwd", `Europe\Berlin`,
+		"localtime", "posixrules", "Factory", "posix/Europe/Berlin", "right/UTC"} {
 		if tz, ok := db.TimeZone(id, jan, "en"); ok {
 			t.Errorf("TimeZone(%q) = %+v, want none", id, tz)
 		}

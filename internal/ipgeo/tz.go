@@ -408,7 +408,7 @@ func (zt *zoneTables) zoneOf(id string) (*zone, bool) {
 		return z.(*zone), true
 	}
 	// time.LoadLocation reads "" and "Local" as names of its own, not of the database.
-	if id == "" || id == "Local" || strings.ContainsAny(id, `\`) {
+	if id == "" || id == "Local" || strings.ContainsAny(id, `\`) || notAZone(id) {
 		return nil, false
 	}
 	loc, err := time.LoadLocation(id)
@@ -418,6 +418,20 @@ func (zt *zoneTables) zoneOf(id string) (*zone, bool) {
 	z := &zone{id: id, loc: loc, negDST: hasNegativeDST(loc), display: "(UTC" + formatOffset(standardOffset(time.Now(), loc), styleClock) + ") " + id}
 	kept, _ := zt.others.LoadOrStore(id, z)
 	return kept.(*zone), true
+}
+
+// notAZone reports whether id names a file of a zoneinfo directory that time.LoadLocation
+// reads but that is no IANA time zone: the machine's own zone (localtime), the default of
+// POSIX TZ strings (posixrules), tzdata's placeholder zone Factory, and the posix/ and right/
+// copies of the whole database (right/ counts leap seconds, which no clock here does). The
+// system's zoneinfo has them and Go's embedded one mostly not, so answering them would make
+// the answer depend on the machine (localtime: on its own zone).
+func notAZone(id string) bool {
+	switch id {
+	case "localtime", "posixrules", "Factory":
+		return true
+	}
+	return strings.HasPrefix(id, "posix/") || strings.HasPrefix(id, "right/")
 }
 
 // Zones returns the number of time zones the DB knows.

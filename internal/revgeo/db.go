@@ -203,12 +203,14 @@ func (db *DB) nearestPlace(ci int, q [3]float64) (int, float64, bool) {
 
 // localityIn returns the place to take as the locality of point q in subdivision si of
 // country ci, given the nearest place li at squared chord d2: li if it lies in si, else the
-// nearest of the localityCandidates nearest places that does, else li.
+// nearest of the localityCandidates nearest places that does and lies within the detour
+// (localityDetour), else li.
 func (db *DB) localityIn(si, ci int32, li int, d2 float64, q [3]float64) (int, float64) {
 	if db.placeIn(li, si, ci) {
 		return li, d2
 	}
-	k := nearestK{bound: chordForKm(LocalityRadiusKm)}
+	reach := min(localityDetour*kmForChord2(d2)+localityDetourKm, LocalityRadiusKm)
+	k := nearestK{bound: chordForKm(reach)}
 	db.kdNearestK(int(db.placeStart[ci]), int(db.placeStart[ci+1]), 0, q, &k)
 	for _, c := range k.found[:k.n] {
 		if c.i != li && db.placeIn(c.i, si, ci) {

@@ -70,6 +70,15 @@ const (
 	// point's subdivision before the nearest of all is taken.
 	localityCandidates = 32
 
+	// A place in the point's subdivision is taken over the nearest place only within
+	// localityDetour times the nearest's distance plus localityDetourKm. The subdivision
+	// polygons are simplified, so near a border the point's own subdivision is uncertain
+	// too: the Eiffel Tower's locality is Paris (4.0 km) rather than Neuilly-sur-Seine
+	// (3.4 km), but a point at Gwangmyeong, which Seoul's simplified polygon takes in, is
+	// in Gwangmyeong (0 km), not in Seoul's Paripark (6.5 km).
+	localityDetour   = 3.0
+	localityDetourKm = 1.0
+
 	// CityMinPopulation is the population from which any populated place counts as a city
 	// (GeoNames' own "cities15000" threshold).
 	CityMinPopulation = 15000

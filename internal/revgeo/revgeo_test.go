@@ -368,6 +368,14 @@ func TestLocalityInOwnSubdivision(t *testing.T) {
 			t.Errorf("(%v, %v): %s, %q; want %s, %q", tc.lat, tc.lon, p.Subdivision.Code, p.Locality.Name, tc.sub, tc.want)
 		}
 	}
+	// A place of AA-E that AA-W's polygon takes in, 0.55 km from the point: the point is
+	// there, whatever the (simplified) polygon says; Westend is beyond the detour.
+	esrc := src
+	esrc.Places = append(slices.Clone(src.Places), Populated{GeonameID: 1012, Name: "Edgeville", FeatureCode: "PPL", CountryCode: "AA", Admin1: "02", Population: 300, Latitude: 5, Longitude: 4.905})
+	_, edb := encodeDecode(t, esrc)
+	if p, _ := edb.Lookup(5, 4.9); p.Subdivision.Code != "AA-W" || p.Locality.Name != "Edgeville" {
+		t.Errorf("at Edgeville: %s, %q; want AA-W, Edgeville", p.Subdivision.Code, p.Locality.Name)
+	}
 	// Westend beyond the locality radius: the nearest place of all.
 	src.Places[len(src.Places)-1].Longitude = 4.5
 	_, db = encodeDecode(t, src)

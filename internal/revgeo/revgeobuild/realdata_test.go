@@ -72,7 +72,8 @@ func TestRealData(t *testing.T) {
 // testLocalityAcrossBorder: where the nearest populated place lies in another subdivision
 // (or state) than the point, the locality is the nearest one in the point's own: the Eiffel
 // Tower is in Paris, not Neuilly-sur-Seine (3.4 km away, across the boundary, and inside
-// Paris's simplified polygon); a point in Kansas near the Nebraska line gets a Kansas town.
+// Paris's simplified polygon); a point in Kansas near the Nebraska line gets a Kansas town;
+// Islamabad, 16.7 km, is taken over Rawalpindi, 5.6 km (within the detour of three times).
 func testLocalityAcrossBorder(t *testing.T, db *revgeo.DB) {
 	for _, tc := range []struct {
 		name          string
@@ -88,6 +89,21 @@ func testLocalityAcrossBorder(t *testing.T, db *revgeo.DB) {
 		p, _ := db.Lookup(tc.lat, tc.lon)
 		if p.Subdivision.Code != tc.sub || p.Locality.Name != tc.locality {
 			t.Errorf("%s: %s, locality %q; want %s, %q", tc.name, p.Subdivision.Code, p.Locality.Name, tc.sub, tc.locality)
+		}
+	}
+	// But not at any distance (revgeo's localityDetour): a point at a place that a
+	// neighbour's simplified polygon takes in is at that place.
+	for _, tc := range []struct {
+		name     string
+		lat, lon float64
+		locality string
+	}{
+		{"Gwangmyeong, inside Seoul's polygon (Paripark, 6.5 km, is in Seoul)", 37.47722, 126.86639, "Gwangmyeong"},
+		{"Neuilly-sur-Seine, inside Paris's polygon", 48.885, 2.27, "Neuilly-sur-Seine"},
+		{"Nicosia, 1.7 km (Kyrenia, 16 km, is in the polygon's subdivision)", 35.19, 33.36, "Nicosia"},
+	} {
+		if p, _ := db.Lookup(tc.lat, tc.lon); p.Locality.Name != tc.locality {
+			t.Errorf("%s: locality %q, want %q", tc.name, p.Locality.Name, tc.locality)
 		}
 	}
 }

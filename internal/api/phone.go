@@ -88,13 +88,24 @@ func (s *Server) phoneValidate(w http.ResponseWriter, r *http.Request) error {
 	b = placesAppendField(b, false, "nationalFormat", res.National)
 	b = placesAppendField(b, false, "location", res.Location)
 	b = placesAppendField(b, false, "lineType", res.LineType)
-	if i, ok := v.lookup(res.Region); ok && res.Region != "" {
+	if i, ok := v.lookup(isoCountryOf(res.Region)); ok && res.Region != "" {
 		b = placesAppendKey(b, false, "country")
 		b = v.appendCountry(b, i, lang)
 	}
 	b = append(b, '}')
 	writeJSONPooled(w, bp, b)
 	return nil
+}
+
+// isoCountryOf is the ISO 3166-1 country of a numbering plan's region: Ascension (AC) and
+// Tristan da Cunha (TA) have plans of their own but are part of Saint Helena, Ascension and
+// Tristan da Cunha (SH), whose codes ISO only reserves for them. Other regions are their own.
+func isoCountryOf(region string) string {
+	switch region {
+	case "AC", "TA":
+		return "SH"
+	}
+	return region
 }
 
 // phoneError turns phone's input errors into 400s; their messages are written for the

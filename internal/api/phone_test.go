@@ -166,6 +166,22 @@ func TestPhoneValidate(t *testing.T) {
 	}
 }
 
+// TestPhoneAscensionReal: Ascension and Tristan da Cunha have numbering plans of their own
+// (AC, TA), and are part of ISO's SH, whose country object they get.
+func TestPhoneAscensionReal(t *testing.T) {
+	s := placesServer(t, datasettest.Real(t))
+	for number, place := range map[string]string{"+247 40123": "Ascension Island", "+290 8999": "Tristan da Cunha"} {
+		rec := placesGet(t, s, "/data/phone-number-validate?key=good&number="+url.QueryEscape(number), "")
+		var got phoneBody
+		if err := json.Unmarshal(rec.Body.Bytes(), &got); err != nil || rec.Code != 200 {
+			t.Fatalf("%s: status %d, %v: %s", number, rec.Code, err, rec.Body)
+		}
+		if !got.IsValid || got.Location != place || got.Country == nil || got.Country.ISOAlpha2 != "SH" {
+			t.Errorf("%s: valid %v, location %q, country %+v; want %s in SH", number, got.IsValid, got.Location, got.Country, place)
+		}
+	}
+}
+
 // TestPhoneUnknownCountryCode: a countryCode that names no country and no numbering plan is
 // a 400 whether or not the number needs it, so a typo is never silently ignored; Kosovo's
 // XK, which has a plan but no ISO entry, is accepted.

@@ -128,7 +128,7 @@ func New(opt Options) (*Server, error) {
 		opt:       opt,
 		pages:     map[string]*template.Template{},
 		logins:    newLoginLimits(opt),
-		signups:   newThrottle(opt.MaxSignupsPerAddr, opt.SignupWindow, 100_000),
+		signups:   newThrottle(opt.MaxSignupsPerAddr, opt.SignupWindow, 100_000, failClosed),
 		csrfGuard: http.NewCrossOriginProtection(),
 		dummyHash: auth.HashPassword("ipatlas: no password set"),
 	}
@@ -474,6 +474,11 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) error {
 	fail := func(code int, msg string) error {
 		s.render(w, code, "login", page{Title: "Log in", Nav: "login", CSRF: s.preToken(w, r), Signup: s.opt.Signup, Email: email, Error: msg})
 		return nil
+	}
+	if !account.ValidEmail(email) {
+		// No account has such an email; refused before it is counted, so that made-up
+		// emails (up to the body's 64 KiB each) take no room in the limits' tables.
+		return fail(http.StatusBadRequest, "Enter a valid email address, such as name@example.org.")
 	}
 	now, addr := s.opt.Now(), s.clientAddr(r)
 	try, ok := s.logins.begin(addr, email, now)

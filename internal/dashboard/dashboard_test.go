@@ -445,7 +445,7 @@ func TestLoginThrottledAtOnce(t *testing.T) {
 }
 
 func TestThrottleBounded(t *testing.T) {
-	th := newThrottle(2, time.Minute, 3)
+	th := newThrottle(2, time.Minute, 3, failClosed)
 	now := time.Unix(1_000_000, 0)
 	for _, k := range []string{"a", "b", "c"} {
 		if !th.take(k, now) {
@@ -473,6 +473,48 @@ func TestThrottleBounded(t *testing.T) {
 	}
 	if taken != 2 {
 		t.Errorf("after a give-back %d more events were taken, want 2 (one freed, one left)", taken)
+	}
+}
+
+// TestThrottleEvictsWhenFull: a full table of the evicting kind makes room for a new key,
+// and a key given back to no events takes no room.
+func TestThrottleEvictsWhenFull(t *testing.T) {
+	th := newThrottle(2, time.Minute, 3, evictWhenFull)
+	now := time.Unix(1_000_000, 0)
+	for _, k := range []string{"a", "b", "c", "d"} {
+		if !th.take(k, now) {
+			t.Fatalf("%s refused", k)
+		}
+	}
+	if len(th.hits) != 3 {
+		t.Errorf("%d entries, want the limit of 3", len(th.hits))
+	}
+	th.giveBack("d", now)
+	if _, ok := th.hits["d"]; ok || len(th.hits) != 2 {
+		t.Errorf("a key given back to no events is still held (%d entries)", len(th.hits))
+	}
+}
+
+// TestLoginLimitsBounded: an address out of attempts adds no entry for the emails it goes
+// on trying (each of which would otherwise hold a pair entry for the window).
+func TestLoginLimitsBounded(t *testing.T) {
+	l := newLoginLimits(Options{MaxLoginFailures: 5, MaxAddrLoginFailures: 20, MaxEmailLoginFailures: 100, LoginWindow: 15 * time.Minute})
+	now := time.Unix(1_000_000, 0)
+	for i := range 20 {
+		if _, ok := l.begin("192.0.2.1", fmt.Sprintf("u%d@example.com", i), now); !ok {
+			t.Fatalf("attempt %d refused", i)
+		}
+	}
+	for i := range 1000 {
+		if _, ok := l.begin("192.0.2.1", fmt.Sprintf("v%d@example.com", i), now); ok {
+			t.Fatal("an attempt over the address's limit was let through")
+		}
+	}
+	if n := len(l.byPair.hits); n != 20 {
+		t.Errorf("%d pair entries, want the 20 attempts counted", n)
+	}
+	if _, ok := l.begin("198.51.100.7", "owner@example.com", now); !ok {
+		t.Error("another address's first attempt was refused")
 	}
 }
 

@@ -19,10 +19,12 @@ type loginLimits struct {
 const knownFor = 30 * 24 * time.Hour
 
 func newLoginLimits(opt Options) *loginLimits {
+	// Full tables evict rather than refuse: refusing would let anyone who fills one (with
+	// made-up emails, from many addresses) lock everyone out of logging in.
 	return &loginLimits{
-		byPair:  newThrottle(opt.MaxLoginFailures, opt.LoginWindow, 100_000),
-		byAddr:  newThrottle(opt.MaxAddrLoginFailures, opt.LoginWindow, 100_000),
-		byEmail: newThrottle(opt.MaxEmailLoginFailures, opt.LoginWindow, 100_000),
+		byPair:  newThrottle(opt.MaxLoginFailures, opt.LoginWindow, 100_000, evictWhenFull),
+		byAddr:  newThrottle(opt.MaxAddrLoginFailures, opt.LoginWindow, 100_000, evictWhenFull),
+		byEmail: newThrottle(opt.MaxEmailLoginFailures, opt.LoginWindow, 100_000, evictWhenFull),
 		known:   newRecall(knownFor, 100_000),
 	}
 }
@@ -38,15 +40,17 @@ type attempt struct {
 }
 
 // begin starts an attempt by addr (a client key, see clientAddr) as email, and reports
-// false, counting nothing, when a limit is reached.
+// false, counting nothing, when a limit is reached. The address is counted first: an
+// address out of attempts adds no entry for the pairs it goes on trying, so it cannot fill
+// the pair table (a refused attempt leaves no entry behind, see throttle.giveBack).
 func (l *loginLimits) begin(addr, email string, now time.Time) (attempt, bool) {
 	pair := addr + "\x00" + email // an address holds no NUL, so the first one splits the key
 	a := attempt{l: l, pair: pair, addr: addr, email: email, now: now, countsForEmail: !l.known.has(pair, now)}
-	if !l.byPair.take(pair, now) {
+	if !l.byAddr.take(addr, now) {
 		return attempt{}, false
 	}
-	if !l.byAddr.take(addr, now) {
-		l.byPair.giveBack(pair, now)
+	if !l.byPair.take(pair, now) {
+		l.byAddr.giveBack(addr, now)
 		return attempt{}, false
 	}
 	if a.countsForEmail && !l.byEmail.take(email, now) {

@@ -8,23 +8,34 @@ import (
 // throttle counts events per key in fixed windows: failed log-ins (per email and client
 // address, per address, per email), accounts created per client address.
 // It is bounded: when full, expired entries are dropped, and if none has expired the new key
-// is refused too (failing closed under a flood rather than growing without limit).
+// is refused (failClosed: a flood of addresses cannot create accounts) or an arbitrary
+// entry is forgotten to make room (evictWhenFull: a flood cannot lock everyone out; it
+// only gains the forgotten entry's key a fresh count).
 type throttle struct {
 	max    int           // failures allowed per window
 	window time.Duration // how long failures are remembered
 	limit  int           // most keys tracked
+	full   fullPolicy
 
 	mu   sync.Mutex
 	hits map[string]*window
 }
+
+// fullPolicy is what a full throttle does with a new key.
+type fullPolicy bool
+
+const (
+	failClosed    fullPolicy = false
+	evictWhenFull fullPolicy = true
+)
 
 type window struct {
 	start time.Time
 	n     int
 }
 
-func newThrottle(max int, w time.Duration, limit int) *throttle {
-	return &throttle{max: max, window: w, limit: limit, hits: map[string]*window{}}
+func newThrottle(max int, w time.Duration, limit int, full fullPolicy) *throttle {
+	return &throttle{max: max, window: w, limit: limit, full: full, hits: map[string]*window{}}
 }
 
 // take counts an event for key if key is still allowed one at now, in one step, and reports
@@ -49,7 +60,13 @@ func (t *throttle) currentLocked(key string, now time.Time) *window {
 		return w
 	}
 	if !ok && len(t.hits) >= t.limit && !t.sweepLocked(now) {
-		return nil
+		if t.full == failClosed {
+			return nil
+		}
+		for k := range t.hits {
+			delete(t.hits, k)
+			break
+		}
 	}
 	w = &window{start: now}
 	t.hits[key] = w
@@ -57,12 +74,15 @@ func (t *throttle) currentLocked(key string, now time.Time) *window {
 }
 
 // giveBack uncounts an event taken at now that did not happen after all, if its window
-// is still the current one.
+// is still the current one. A key left with no events is forgotten, so that refused
+// attempts take no room.
 func (t *throttle) giveBack(key string, now time.Time) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if w, ok := t.hits[key]; ok && !w.start.After(now) && now.Sub(w.start) < t.window && w.n > 0 {
-		w.n--
+		if w.n--; w.n == 0 {
+			delete(t.hits, key)
+		}
 	}
 }
 

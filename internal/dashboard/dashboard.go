@@ -19,6 +19,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
+	"runtime"
 	"strings"
 	"time"
 
@@ -87,7 +88,32 @@ type Server struct {
 	// dummyHash is checked against when an account has no password, so that case takes
 	// as long as a real check.
 	dummyHash string
+	// hashing holds a token per password hash being computed (startHash): each takes
+	// 64 MiB and a core for a moment, and the log-in limits bound how many attempts an
+	// address makes, not how many run at once.
+	hashing chan struct{}
 }
+
+// hashWait is how long a log-in or sign-up waits for its turn to hash before it is told
+// that the server is busy (a variable for tests).
+var hashWait = 5 * time.Second
+
+// startHash waits for a turn to compute a password hash and returns the function that ends
+// it, or reports false when none came within hashWait (or the request ended).
+func (s *Server) startHash(r *http.Request) (end func(), ok bool) {
+	t := time.NewTimer(hashWait)
+	defer t.Stop()
+	select {
+	case s.hashing <- struct{}{}:
+		return func() { <-s.hashing }, true
+	case <-t.C:
+	case <-r.Context().Done():
+	}
+	return nil, false
+}
+
+// busyHashing is the message of a log-in or sign-up that got no turn to hash.
+const busyHashing = "The server is busy checking other passwords. Try again in a few seconds."
 
 // New returns a Server; it parses the embedded templates once.
 func New(opt Options) (*Server, error) {
@@ -131,6 +157,7 @@ func New(opt Options) (*Server, error) {
 		signups:   newThrottle(opt.MaxSignupsPerAddr, opt.SignupWindow, 100_000, failClosed),
 		csrfGuard: http.NewCrossOriginProtection(),
 		dummyHash: auth.HashPassword("ipatlas: no password set"),
+		hashing:   make(chan struct{}, runtime.GOMAXPROCS(0)),
 	}
 	s.csrfGuard.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.renderError(w, r, http.StatusForbidden, "This form was sent from another site, so it was refused.")
@@ -431,9 +458,16 @@ func (s *Server) signup(w http.ResponseWriter, r *http.Request) error {
 			s.signups.giveBack(addr, now)
 		}
 	}()
+	end, ok := s.startHash(r)
+	if !ok {
+		w.Header().Set("Retry-After", "5")
+		return fail(http.StatusServiceUnavailable, busyHashing)
+	}
+	passwordHash := auth.HashPassword(password)
+	end()
 	key := auth.NewKey()
 	acct, err := s.opt.Store.CreateAccount(r.Context(), account.NewAccount{
-		Email: email, Plan: quota.DefaultPlan, KeyHash: account.HashKey(key), KeyHint: account.KeyHint(key), PasswordHash: auth.HashPassword(password),
+		Email: email, Plan: quota.DefaultPlan, KeyHash: account.HashKey(key), KeyHint: account.KeyHint(key), PasswordHash: passwordHash,
 	})
 	if errors.Is(err, account.ErrEmailTaken) {
 		return fail(http.StatusConflict, "An account with this email already exists (duplicate email). Log in instead.")
@@ -503,7 +537,15 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) error {
 		// emails have accounts.
 		hash = s.dummyHash
 	}
-	if auth.CheckPassword(hash, password) != nil || acct.ID == 0 || hash == s.dummyHash {
+	end, ok := s.startHash(r)
+	if !ok {
+		try.cancel()
+		w.Header().Set("Retry-After", "5")
+		return fail(http.StatusServiceUnavailable, busyHashing)
+	}
+	wrong := auth.CheckPassword(hash, password) != nil
+	end()
+	if wrong || acct.ID == 0 || hash == s.dummyHash {
 		s.opt.Log.Info("dashboard: log-in failed", "addr", addr)
 		return fail(http.StatusUnauthorized, "Wrong email or password. (Accounts made with 'ipatlas keys create' have no password and cannot log in.)")
 	}

@@ -30,6 +30,7 @@ type harness struct {
 	store account.Store
 	srv   *httptest.Server
 	logs  *bytes.Buffer
+	d     *Server
 }
 
 func newHarness(t *testing.T, signup bool, tls bool, tweak ...func(*Options)) *harness {
@@ -55,7 +56,7 @@ func newHarness(t *testing.T, signup bool, tls bool, tweak ...func(*Options)) *h
 		srv = httptest.NewServer(d.Handler())
 	}
 	t.Cleanup(srv.Close)
-	return &harness{t: t, store: st, srv: srv, logs: logs}
+	return &harness{t: t, store: st, srv: srv, logs: logs, d: d}
 }
 
 // postAtOnce posts n forms to path at the same moment, each from its own browser with its
@@ -363,6 +364,33 @@ func TestLoginThrottled(t *testing.T) {
 	}
 	// Even the right password is refused until the window passes.
 	want(t, h.post(c, "/login", url.Values{"csrf": {tok}, "email": {"ada@example.org"}, "password": {pw}}), http.StatusTooManyRequests, "Too many failed log-ins")
+}
+
+// TestPasswordHashingBounded: log-ins and sign-ups hash one per core at a time, and one
+// that gets no turn in time is told that the server is busy, without counting as a failed
+// log-in or an account made.
+func TestPasswordHashingBounded(t *testing.T) {
+	defer func(w time.Duration) { hashWait = w }(hashWait)
+	hashWait = 50 * time.Millisecond
+	h := newHarness(t, true, false)
+	h.signup("ada@example.org", pw)
+	for range cap(h.d.hashing) {
+		h.d.hashing <- struct{}{} // every turn taken
+	}
+	c := h.browser()
+	tok := h.csrf(c, "/login")
+	for range 6 {
+		want(t, h.post(c, "/login", url.Values{"csrf": {tok}, "email": {"ada@example.org"}, "password": {pw}}), http.StatusServiceUnavailable, "busy")
+	}
+	want(t, h.post(c, "/signup", url.Values{"csrf": {h.csrf(c, "/signup")}, "email": {"bob@example.org"}, "password": {pw}}), http.StatusServiceUnavailable, "busy")
+	for range cap(h.d.hashing) {
+		<-h.d.hashing
+	}
+	// The six refusals counted nothing: the right password still logs in.
+	r := h.post(c, "/login", url.Values{"csrf": {tok}, "email": {"ada@example.org"}, "password": {pw}})
+	if r.code != http.StatusOK && r.code != http.StatusSeeOther {
+		t.Errorf("log-in after the busy spell: %d %s", r.code, r.body)
+	}
 }
 
 // forwardedFor is a transport that sends every request as if through a trusted proxy for

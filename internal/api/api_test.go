@@ -111,6 +111,8 @@ func TestStatusCodesAndErrorBodies(t *testing.T) {
 		{"escaped slash", "GET", "/data%2Fcountry-info?code=IE&key=good", nil, 404, "no endpoint at /data%2Fcountry-info."},
 		{"key in the path", "GET", "/data/ipa_ABCDEFGH234567", nil, 404, "no endpoint at /data/REDACTED."},
 		{"encoded key in the path", "GET", "/data/%69pa_ABCDEFGH234567", nil, 404, "no endpoint at /data/REDACTED."},
+		{"twice-encoded key in the path", "GET", "/data/%2569pa_ABCDEFGH234567", nil, 404, "no endpoint at /data/REDACTED."},
+		{"a key sent as the number is not repeated", "GET", "/data/phone-number-validate?key=good&number=ipa_ABCDEFGH234567", nil, 400, `"REDACTED"`},
 		{"key in the path of a 405", "GET", "/graphql/ipa_ABCDEFGH234567", nil, 405, "not allowed on /graphql/REDACTED;"},
 		{"double slash", "GET", "/data//countries?key=good", nil, 404, "use /data/countries"},
 		{"dot segment", "GET", "/data/x/../countries?key=good", nil, 404, "use /data/countries"},

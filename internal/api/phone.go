@@ -111,13 +111,16 @@ func isoCountryOf(region string) string {
 // phoneError turns phone's input errors into 400s; their messages are written for the
 // caller and name the problem. hint follows an unknown country's message.
 func phoneError(err error, hint string) error {
+	// The messages quote the input, which may be a key sent in the wrong parameter; answers
+	// pass through proxies and client logs, so keys go (as quoteInput does for the others).
+	msg := web.RedactKeys(err.Error())
 	switch {
 	case errors.Is(err, phone.ErrTooLong):
-		return badRequest("The number parameter is too long: %s. A phone number has at most 17 digits after its country calling code.", err)
+		return badRequest("The number parameter is too long: %s. A phone number has at most 17 digits after its country calling code.", msg)
 	case errors.Is(err, phone.ErrUnknownRegion):
-		return badRequest("The phone number's country is unknown (%s). Pass countryCode as an ISO 3166-1 alpha-2, alpha-3 or numeric code, or write the number with + and its country calling code.%s", err, hint)
+		return badRequest("The phone number's country is unknown (%s). Pass countryCode as an ISO 3166-1 alpha-2, alpha-3 or numeric code, or write the number with + and its country calling code.%s", msg, hint)
 	case errors.Is(err, phone.ErrNotANumber):
-		return badRequest("The number parameter is not a phone number (%s).", err)
+		return badRequest("The number parameter is not a phone number (%s).", msg)
 	}
 	return err
 }

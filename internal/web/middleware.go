@@ -133,7 +133,7 @@ func Observe(log *slog.Logger, m *Metrics, route string) Middleware {
 			if log.Enabled(r.Context(), slog.LevelInfo) {
 				log.LogAttrs(r.Context(), slog.LevelInfo, "request",
 					slog.String("method", r.Method),
-					slog.String("path", RedactKeys(r.URL.Path)),
+					slog.String("path", RedactPath(r.URL.EscapedPath())),
 					slog.String("query", RedactQuery(r.URL.RawQuery)),
 					slog.Int("status", sw.code),
 					slog.Int("bytes", sw.bytes),
@@ -165,7 +165,7 @@ func RedactQuery(raw string) string {
 // has (KeyPrefix), decoded or not. Nearly every query is such (an IPv6 address's %3A
 // aside), so the access log need not split, decode and join it.
 func nothingToRedact(raw string) bool {
-	if strings.Contains(raw, "_") || strings.Contains(raw, "%5F") || strings.Contains(raw, "%5f") {
+	if strings.Contains(raw, "_") || strings.Contains(raw, "%5F") || strings.Contains(raw, "%5f") || strings.Contains(raw, "%25") {
 		return false
 	}
 	for rest := raw; rest != ""; {
@@ -201,10 +201,10 @@ func redactQuery(raw string) string {
 	parts := strings.Split(raw, "&")
 	for i, p := range parts {
 		k, v, hasValue := strings.Cut(p, "=")
-		if hasKey(lenientUnescape(k)) {
+		if hasKey(unescapeAll(k)) {
 			k = "REDACTED"
 		}
-		if hasValue && hasKey(lenientUnescape(v)) {
+		if hasValue && hasKey(unescapeAll(v)) {
 			v = "REDACTED"
 		}
 		parts[i] = k
@@ -224,6 +224,19 @@ func hasKey(s string) bool {
 		}
 	}
 	return false
+}
+
+// unescapeAll is s decoded by lenientUnescape until nothing is left to decode, at most
+// three times: a client that encodes twice (%2569pa_...) sends a key all the same.
+func unescapeAll(s string) string {
+	for range 3 {
+		d := lenientUnescape(s)
+		if d == s {
+			break
+		}
+		s = d
+	}
+	return s
 }
 
 // lenientUnescape decodes every well-formed %XX in s and keeps everything else as it is.
@@ -275,28 +288,39 @@ func RedactPath(p string) string {
 	}
 	segs := strings.Split(p, "/")
 	for i, s := range segs {
-		if hasKey(lenientUnescape(s)) {
+		if hasKey(unescapeAll(s)) {
 			segs[i] = "REDACTED"
 		}
 	}
 	return strings.Join(segs, "/")
 }
 
-// keyStart returns where the first key prefix in s begins and its length, or -1.
+// keyStart returns where the first key prefix in s begins and its length ("ipa_", or
+// "ipa%5F" with the underscore percent-encoded), or -1. It looks at each "ipa" once, so
+// that redacting a string full of them takes time in proportion to its length (searching
+// for each spelling afresh after every match took seconds for a crafted 30 KB query).
 func keyStart(s string) (int, int) {
-	best, n := -1, 0
-	for _, p := range [...]string{KeyPrefix, "ipa%5F", "ipa%5f"} {
-		if i := strings.Index(s, p); i >= 0 && (best < 0 || i < best) {
-			best, n = i, len(p)
+	for off := 0; ; {
+		i := strings.Index(s[off:], "ipa")
+		if i < 0 {
+			return -1, 0
 		}
+		i += off
+		switch rest := s[i+3:]; {
+		case rest != "" && rest[0] == '_':
+			return i, len(KeyPrefix)
+		case len(rest) >= 3 && rest[:2] == "%5" && (rest[2] == 'F' || rest[2] == 'f'):
+			return i, len("ipa%5F")
+		}
+		off = i + 1
 	}
-	return best, n
 }
 
-// isKeyChar reports whether c may be part of a key as sent: base32 letters and digits, and
-// '%' for a client that percent-encoded some of them.
+// isKeyChar reports whether c may be part of a key as sent: base32 letters and digits, '%'
+// for a client that percent-encoded some of them, and '_', so that keys run together
+// ("ipa_AAAipa_BBB") go whole rather than leaving the second's characters behind.
 func isKeyChar(c byte) bool {
-	return 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '%'
+	return 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '%' || c == '_'
 }
 
 // LimitRequests bounds request bodies and the time a handler may take: every REST call is a

@@ -290,12 +290,15 @@ func (s *Server) render(w http.ResponseWriter, code int, name string, p page) {
 
 // ---- cookies, sessions, CSRF ----
 
-func secure(r *http.Request) bool { return r.TLS != nil }
+// secure reports whether the browser reached the dashboard over TLS, here or at a trusted
+// proxy in front (web.ClientAddrs.ViaHTTPS): the cookies are then Secure, so that they are
+// never sent over plain HTTP.
+func (s *Server) secure(r *http.Request) bool { return s.opt.ClientAddrs.ViaHTTPS(r) }
 
 // cookieName uses the __Host- prefix when the cookie can be Secure: browsers then refuse it
 // unless it is Secure, host-only and Path=/.
-func cookieName(r *http.Request, base string) string {
-	if secure(r) {
+func (s *Server) cookieName(r *http.Request, base string) string {
+	if s.secure(r) {
 		return "__Host-" + base
 	}
 	return base
@@ -303,13 +306,13 @@ func cookieName(r *http.Request, base string) string {
 
 func (s *Server) setCookie(w http.ResponseWriter, r *http.Request, base, value string, maxAge int) {
 	http.SetCookie(w, &http.Cookie{
-		Name: cookieName(r, base), Value: value, Path: "/", MaxAge: maxAge,
-		HttpOnly: true, Secure: secure(r), SameSite: http.SameSiteLaxMode,
+		Name: s.cookieName(r, base), Value: value, Path: "/", MaxAge: maxAge,
+		HttpOnly: true, Secure: s.secure(r), SameSite: http.SameSiteLaxMode,
 	})
 }
 
-func cookie(r *http.Request, base string) string {
-	c, err := r.Cookie(cookieName(r, base))
+func (s *Server) cookie(r *http.Request, base string) string {
+	c, err := r.Cookie(s.cookieName(r, base))
 	if err != nil {
 		return ""
 	}
@@ -337,7 +340,7 @@ var errCSRF = web.Errorf(http.StatusForbidden, "The form's security token is mis
 
 // preToken returns the anonymous forms' CSRF token, setting its cookie if needed.
 func (s *Server) preToken(w http.ResponseWriter, r *http.Request) string {
-	if t := cookie(r, preCookie); len(t) >= 26 {
+	if t := s.cookie(r, preCookie); len(t) >= 26 {
 		return t
 	}
 	t := rand.Text()
@@ -345,8 +348,8 @@ func (s *Server) preToken(w http.ResponseWriter, r *http.Request) string {
 	return t
 }
 
-func checkPreToken(r *http.Request) error {
-	if !sameToken(r.PostFormValue("csrf"), cookie(r, preCookie)) {
+func (s *Server) checkPreToken(r *http.Request) error {
+	if !sameToken(r.PostFormValue("csrf"), s.cookie(r, preCookie)) {
 		return errCSRF
 	}
 	return nil
@@ -361,7 +364,7 @@ type session struct {
 // must carry the session's CSRF token.
 func (s *Server) authed(fn func(http.ResponseWriter, *http.Request, session) error) func(http.ResponseWriter, *http.Request) error {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		tok := cookie(r, sessionCookie)
+		tok := s.cookie(r, sessionCookie)
 		var id account.ID
 		err := account.ErrNotFound
 		if tok != "" && len(tok) <= 64 {
@@ -404,7 +407,7 @@ func (s *Server) newSession(ctx context.Context, w http.ResponseWriter, r *http.
 
 func (s *Server) root(w http.ResponseWriter, r *http.Request) error {
 	to := "/login"
-	if cookie(r, sessionCookie) != "" {
+	if s.cookie(r, sessionCookie) != "" {
 		to = "/account/credentials"
 	}
 	http.Redirect(w, r, to, http.StatusSeeOther)
@@ -427,7 +430,7 @@ func (s *Server) signup(w http.ResponseWriter, r *http.Request) error {
 	if !s.opt.Signup {
 		return errSignupOff
 	}
-	if err := checkPreToken(r); err != nil {
+	if err := s.checkPreToken(r); err != nil {
 		return err
 	}
 	email := account.NormalizeEmail(r.PostFormValue("email"))
@@ -500,7 +503,7 @@ func (s *Server) loginForm(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Server) login(w http.ResponseWriter, r *http.Request) error {
-	if err := checkPreToken(r); err != nil {
+	if err := s.checkPreToken(r); err != nil {
 		return err
 	}
 	email := account.NormalizeEmail(r.PostFormValue("email"))
@@ -562,7 +565,7 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Server) logout(w http.ResponseWriter, r *http.Request) error {
-	tok := cookie(r, sessionCookie)
+	tok := s.cookie(r, sessionCookie)
 	if tok != "" {
 		if !sameToken(r.PostFormValue("csrf"), csrfFor(tok)) {
 			return errCSRF
@@ -586,7 +589,7 @@ func (s *Server) flashKey(w http.ResponseWriter, r *http.Request, key string) {
 
 func (s *Server) credentials(w http.ResponseWriter, r *http.Request, ss session) error {
 	p := s.accountPage(ss, "Credentials", "credentials")
-	if k := cookie(r, flashCookie); strings.HasPrefix(k, auth.KeyPrefix) && len(k) <= auth.MaxKeyLen {
+	if k := s.cookie(r, flashCookie); strings.HasPrefix(k, auth.KeyPrefix) && len(k) <= auth.MaxKeyLen {
 		// Show it only if it is still this account's key (not one from before a later
 		// regeneration or another account's).
 		if a, err := s.opt.Store.AccountByKey(r.Context(), account.HashKey(k)); err == nil && a.ID == ss.acct.ID {
@@ -596,7 +599,7 @@ func (s *Server) credentials(w http.ResponseWriter, r *http.Request, ss session)
 	}
 	p.Confirm = r.URL.Query().Get("confirm") == "regenerate"
 	p.Base = "http://" + r.Host
-	if secure(r) {
+	if s.secure(r) {
 		p.Base = "https://" + r.Host
 	}
 	s.render(w, http.StatusOK, "credentials", p)

@@ -578,6 +578,41 @@ func TestCookies(t *testing.T) {
 	}
 }
 
+// TestCookiesBehindTLSProxy: behind a trusted proxy that terminated TLS (as the Kubernetes
+// deployment's ingress does) the cookies are Secure too; a client's own claim is not
+// believed.
+func TestCookiesBehindTLSProxy(t *testing.T) {
+	trustLocal := func(o *Options) {
+		o.ClientAddrs = web.ClientAddrs{Trusted: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}}
+	}
+	for _, tc := range []struct {
+		name   string
+		tweak  []func(*Options)
+		secure bool
+	}{
+		{"trusted proxy", []func(*Options){trustLocal}, true},
+		{"no trusted proxy", nil, false},
+	} {
+		h := newHarness(t, true, false, tc.tweak...)
+		req, _ := http.NewRequest("GET", h.srv.URL+"/login", nil)
+		req.Header.Set("X-Forwarded-Proto", "https")
+		r, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Body.Close()
+		var got *http.Cookie
+		for _, ck := range r.Cookies() {
+			if strings.HasSuffix(ck.Name, preCookie) {
+				got = ck
+			}
+		}
+		if got == nil || got.Secure != tc.secure || strings.HasPrefix(got.Name, "__Host-") != tc.secure {
+			t.Errorf("%s: CSRF cookie %+v, want Secure and __Host- %v", tc.name, got, tc.secure)
+		}
+	}
+}
+
 func TestNoSecretsInLogs(t *testing.T) {
 	h := newHarness(t, true, false)
 	c, key := h.signup("ada@example.org", pw)

@@ -99,6 +99,40 @@ func (c ClientAddrs) Of(r *http.Request) (netip.Addr, bool) {
 	return peer, true
 }
 
+// ViaHTTPS reports whether the client sent r over TLS: to this server, or, when the TCP peer
+// is a trusted proxy that terminated TLS, to the proxy, which says so in the header it
+// writes the client's address to (Forwarded's proto=https) or, with X-Forwarded-For, in
+// X-Forwarded-Proto. The nearest proxy's word counts (the rightmost value). An untrusted
+// peer's headers are never read: a client could claim https over plain HTTP.
+func (c ClientAddrs) ViaHTTPS(r *http.Request) bool {
+	if r.TLS != nil {
+		return true
+	}
+	peer, ok := parseHostAddr(r.RemoteAddr)
+	if !ok || !c.trusted(peer) {
+		return false
+	}
+	proto := ""
+	if c.Header == HeaderForwarded {
+		for _, line := range r.Header.Values(HeaderForwarded) {
+			for elem := range strings.SplitSeq(line, ",") {
+				for pair := range strings.SplitSeq(elem, ";") {
+					if k, v, ok := strings.Cut(strings.TrimSpace(pair), "="); ok && strings.EqualFold(k, "proto") {
+						proto = strings.Trim(v, `"`)
+					}
+				}
+			}
+		}
+	} else {
+		for _, line := range r.Header.Values("X-Forwarded-Proto") {
+			for f := range strings.SplitSeq(line, ",") {
+				proto = strings.TrimSpace(f)
+			}
+		}
+	}
+	return strings.EqualFold(proto, "https")
+}
+
 // forwardedHops lists proxy hops, leftmost first, from the header named (X-Forwarded-For
 // when empty).
 func forwardedHops(h http.Header, name string) []string {

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"crypto/tls"
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
@@ -88,4 +89,41 @@ func FuzzClientAddrs(f *testing.F) {
 			}
 		}
 	})
+}
+
+func TestViaHTTPS(t *testing.T) {
+	proxies := []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8")}
+	xff := ClientAddrs{Trusted: proxies}
+	fwd := ClientAddrs{Trusted: proxies, Header: HeaderForwarded}
+	for _, tc := range []struct {
+		name   string
+		c      ClientAddrs
+		peer   string
+		header http.Header
+		tls    bool
+		want   bool
+	}{
+		{"direct TLS", ClientAddrs{}, "203.0.113.5:1", nil, true, true},
+		{"plain HTTP", ClientAddrs{}, "203.0.113.5:1", nil, false, false},
+		{"an untrusted client's claim", xff, "203.0.113.5:1", http.Header{"X-Forwarded-Proto": {"https"}}, false, false},
+		{"no proxies configured", ClientAddrs{}, "10.0.0.1:1", http.Header{"X-Forwarded-Proto": {"https"}}, false, false},
+		{"trusted proxy, https", xff, "10.0.0.1:1", http.Header{"X-Forwarded-Proto": {"https"}}, false, true},
+		{"trusted proxy, http", xff, "10.0.0.1:1", http.Header{"X-Forwarded-Proto": {"http"}}, false, false},
+		{"the nearest proxy's word", xff, "10.0.0.1:1", http.Header{"X-Forwarded-Proto": {"https, http"}}, false, false},
+		{"trusted proxy, no header", xff, "10.0.0.1:1", nil, false, false},
+		{"Forwarded proto", fwd, "10.0.0.1:1", http.Header{"Forwarded": {`for=203.0.113.5;proto=https`}}, false, true},
+		{"Forwarded proxy ignores X-Forwarded-Proto", fwd, "10.0.0.1:1", http.Header{"X-Forwarded-Proto": {"https"}}, false, false},
+	} {
+		r := httptest.NewRequest("GET", "/", nil)
+		r.RemoteAddr, r.Header = tc.peer, tc.header
+		if r.Header == nil {
+			r.Header = http.Header{}
+		}
+		if tc.tls {
+			r.TLS = &tls.ConnectionState{}
+		}
+		if got := tc.c.ViaHTTPS(r); got != tc.want {
+			t.Errorf("%s: ViaHTTPS = %v, want %v", tc.name, got, tc.want)
+		}
+	}
 }

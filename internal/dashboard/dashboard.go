@@ -336,6 +336,8 @@ func sameToken(a, b string) bool {
 	return a != "" && subtle.ConstantTimeCompare([]byte(a), []byte(b)) == 1
 }
 
+var errDisabled = web.Errorf(http.StatusForbidden, "This account is disabled.")
+
 var errCSRF = web.Errorf(http.StatusForbidden, "The form's security token is missing or does not match your session. Reload the page and try again.")
 
 // preToken returns the anonymous forms' CSRF token, setting its cookie if needed.
@@ -383,6 +385,11 @@ func (s *Server) authed(fn func(http.ResponseWriter, *http.Request, session) err
 		acct, err := s.opt.Store.AccountByID(r.Context(), id)
 		if err != nil {
 			return err
+		}
+		if acct.Disabled {
+			// As at log-in: a disabled account's sessions show nothing and change nothing
+			// (they would otherwise still regenerate keys).
+			return errDisabled
 		}
 		if r.Method == http.MethodPost && !sameToken(r.PostFormValue("csrf"), csrfFor(tok)) {
 			return errCSRF
@@ -445,22 +452,25 @@ func (s *Server) signup(w http.ResponseWriter, r *http.Request) error {
 	if len(password) < minPassword || len(password) > maxPassword {
 		return fail(http.StatusBadRequest, fmt.Sprintf("Choose a password of %d to %d characters.", minPassword, maxPassword))
 	}
-	if _, err := s.opt.Store.AccountByEmail(r.Context(), email); err == nil {
-		return fail(http.StatusConflict, "An account with this email already exists (duplicate email). Log in instead.")
-	}
 	// The sign-up is counted before the slow part (hashing, the store), so that requests
-	// sent at once cannot all pass the check; one that creates nothing gives it back.
+	// sent at once cannot all pass the check; one that creates nothing gives it back, except
+	// for an email that has an account: those count, so that sign-up cannot be used to
+	// test emails for accounts faster than accounts can be made.
 	now, addr := s.opt.Now(), s.clientAddr(r)
 	if !s.signups.take(addr, now) {
 		w.Header().Set("Retry-After", fmt.Sprint(int(s.opt.SignupWindow/time.Second)))
-		return fail(http.StatusTooManyRequests, "Too many accounts were created from your address. Try again later.")
+		return fail(http.StatusTooManyRequests, "Too many sign-ups from your address. Try again later.")
 	}
-	created := false
+	counted := false
 	defer func() {
-		if !created {
+		if !counted {
 			s.signups.giveBack(addr, now)
 		}
 	}()
+	if _, err := s.opt.Store.AccountByEmail(r.Context(), email); err == nil {
+		counted = true
+		return fail(http.StatusConflict, "An account with this email already exists (duplicate email). Log in instead.")
+	}
 	end, ok := s.startHash(r)
 	if !ok {
 		w.Header().Set("Retry-After", "5")
@@ -473,12 +483,13 @@ func (s *Server) signup(w http.ResponseWriter, r *http.Request) error {
 		Email: email, Plan: quota.DefaultPlan, KeyHash: account.HashKey(key), KeyHint: account.KeyHint(key), PasswordHash: passwordHash,
 	})
 	if errors.Is(err, account.ErrEmailTaken) {
+		counted = true
 		return fail(http.StatusConflict, "An account with this email already exists (duplicate email). Log in instead.")
 	}
 	if err != nil {
 		return err
 	}
-	created = true
+	counted = true
 	s.opt.Log.Info("dashboard: account created", "account", acct.ID)
 	if err := s.newSession(r.Context(), w, r, acct.ID); err != nil {
 		return err

@@ -329,9 +329,45 @@ func TestSignupThrottled(t *testing.T) {
 		h.signup(fmt.Sprintf("user%d@example.org", i), pw)
 	}
 	c = h.browser()
-	want(t, h.post(c, "/signup", url.Values{"csrf": {h.csrf(c, "/signup")}, "email": {"user9@example.org"}, "password": {pw}}), http.StatusTooManyRequests, "Too many accounts")
+	want(t, h.post(c, "/signup", url.Values{"csrf": {h.csrf(c, "/signup")}, "email": {"user9@example.org"}, "password": {pw}}), http.StatusTooManyRequests, "Too many sign-ups")
 	if _, err := h.store.AccountByEmail(t.Context(), "user9@example.org"); !errors.Is(err, account.ErrNotFound) {
 		t.Errorf("the refused sign-up created an account: %v", err)
+	}
+}
+
+// TestSignupEnumerationThrottled: asking sign-up about an email that has an account counts
+// like an account made, so that it cannot test emails faster than accounts can be made.
+func TestSignupEnumerationThrottled(t *testing.T) {
+	h := newHarness(t, true, false, func(o *Options) { o.MaxSignupsPerAddr = 3 })
+	h.signup("ada@example.org", pw) // the first of three
+	c := h.browser()
+	for range 2 {
+		want(t, h.post(c, "/signup", url.Values{"csrf": {h.csrf(c, "/signup")}, "email": {"ada@example.org"}, "password": {pw}}), http.StatusConflict, "already exists")
+	}
+	want(t, h.post(c, "/signup", url.Values{"csrf": {h.csrf(c, "/signup")}, "email": {"ada@example.org"}, "password": {pw}}), http.StatusTooManyRequests, "Too many sign-ups")
+}
+
+// TestDisabledAccountSession: disabling an account ends what its open sessions can see and
+// do, as it refuses its log-ins.
+func TestDisabledAccountSession(t *testing.T) {
+	h := newHarness(t, true, false)
+	c, _ := h.signup("ada@example.org", pw)
+	tok := h.csrf(c, "/account/credentials")
+	acct, err := h.store.AccountByEmail(t.Context(), "ada@example.org")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := h.store.UpdatePlan(t.Context(), acct.ID, acct.Plan, acct.MonthlyLimit, true); err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{"/account/credentials", "/account/usage"} {
+		if r := h.get(c, path); r.code != http.StatusForbidden || !strings.Contains(r.body, "disabled") {
+			t.Errorf("GET %s for a disabled account: %d", path, r.code)
+		}
+	}
+	want(t, h.post(c, "/account/credentials/regenerate", url.Values{"csrf": {tok}}), http.StatusForbidden, "disabled")
+	if after, _ := h.store.AccountByID(t.Context(), acct.ID); after.KeyHint != acct.KeyHint {
+		t.Error("a disabled account's session regenerated its key")
 	}
 }
 

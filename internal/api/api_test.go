@@ -1,11 +1,13 @@
 package api
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -285,6 +287,33 @@ func TestStoreTimeoutIs503(t *testing.T) {
 	if rec.Code != http.StatusServiceUnavailable || json.Unmarshal(rec.Body.Bytes(), &body) != nil || body.Status != 503 ||
 		!strings.HasPrefix(rec.Header().Get("Content-Type"), "application/json") {
 		t.Errorf("got %d %q %s, want a 503 JSON error", rec.Code, rec.Header().Get("Content-Type"), rec.Body)
+	}
+}
+
+// TestSlowBodyIs408: a body that has not arrived within the request's time limit ends
+// the request with 408 then, instead of holding the handler until the server's read
+// timeout and losing the answer to its write deadline.
+func TestSlowBodyIs408(t *testing.T) {
+	s := New(Options{Log: slog.New(slog.DiscardHandler), Auth: stuckAuth{}, Meter: fakeMeter{},
+		Data: dataset.NewStatic(datasettest.Snapshot(t)), Timeout: 200 * time.Millisecond})
+	srv := httptest.NewServer(s.Handler())
+	defer srv.Close()
+	conn, err := net.Dial("tcp", srv.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	// The keyless package: no key to check first. One byte of a 100-byte body, then nothing.
+	fmt.Fprintf(conn, "POST /graphql/free-api HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{")
+	conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+	r, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Body.Close()
+	var body web.ErrorBody
+	if err := json.NewDecoder(r.Body).Decode(&body); err != nil || r.StatusCode != http.StatusRequestTimeout || body.Status != 408 {
+		t.Errorf("slow body: %d, %+v, %v; want the JSON 408", r.StatusCode, body, err)
 	}
 }
 

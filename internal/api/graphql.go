@@ -87,6 +87,9 @@ func (s *Server) graphqlPost(gql *graphql.Service, lim *keylessLimiter) web.Hand
 			if errors.As(err, &tooBig) {
 				return web.Errorf(http.StatusRequestEntityTooLarge, "The GraphQL request body is larger than the limit of %d bytes.", tooBig.Limit)
 			}
+			if web.BodyTimedOut(err) {
+				return web.Errorf(http.StatusRequestTimeout, "The GraphQL request body did not arrive within %v.", s.opt.Timeout)
+			}
 			return badRequest("The request body could not be read.")
 		}
 		if err := gql.Serve(w, r, p, buf.Bytes()); err != nil {

@@ -187,10 +187,10 @@ func (s *Server) Register(mux *http.ServeMux) {
 		w.Header().Set("Cache-Control", "public, max-age=3600")
 		files.ServeHTTP(w, r)
 	}))
-	// allow collects the methods of each page under /account/, for the catch-all's 405.
+	// allow collects the methods of each page, for the catch-alls' 405.
 	allow := map[string][]string{}
 	h := func(pattern string, fn func(http.ResponseWriter, *http.Request) error) {
-		if method, path, ok := strings.Cut(pattern, " "); ok && strings.HasPrefix(path, "/account/") {
+		if method, path, ok := strings.Cut(pattern, " "); ok && path != "/{$}" {
 			path = strings.TrimSuffix(path, "{$}")
 			allow[path] = append(allow[path], method)
 			if method == http.MethodGet { // ServeMux answers HEAD wherever it answers GET
@@ -199,9 +199,19 @@ func (s *Server) Register(mux *http.ServeMux) {
 		}
 		mux.Handle(pattern, web.Stack(s.wrap(fn),
 			web.Recover(s.opt.Log),
-			web.LimitRequests(64<<10, 30*time.Second), // forms are small
+			s.limitForms,
 			s.csrfGuard.Handler,
 		))
+	}
+	wrongMethod := func(w http.ResponseWriter, r *http.Request) error {
+		// A catch-all takes every method, so a page asked for with the wrong one lands
+		// there: say which method it takes.
+		if methods, ok := allow[r.URL.Path]; ok {
+			a := strings.Join(methods, ", ")
+			w.Header().Set("Allow", a)
+			return web.Errorf(http.StatusMethodNotAllowed, "This page takes %s.", a)
+		}
+		return web.Errorf(http.StatusNotFound, "There is no such page.")
 	}
 	h("GET /{$}", s.root)
 	h("GET /signup", s.signupForm)
@@ -217,15 +227,47 @@ func (s *Server) Register(mux *http.ServeMux) {
 	h("POST /account/credentials/regenerate", s.authed(s.regenerate))
 	h("GET /account/usage", s.authed(s.usage))
 	h("GET /account/explorer", s.authed(s.explorer))
-	h("/account/", func(w http.ResponseWriter, r *http.Request) error {
-		// The catch-all takes every method, so a page asked for with the wrong one lands
-		// here too: say which method it takes.
-		if methods, ok := allow[r.URL.Path]; ok {
-			a := strings.Join(methods, ", ")
-			w.Header().Set("Allow", a)
-			return web.Errorf(http.StatusMethodNotAllowed, "This page takes %s.", a)
+	for _, p := range []string{"/account/", "/signup", "/login", "/logout"} {
+		h(p, wrongMethod)
+	}
+}
+
+// Bounds of a dashboard request: its body is a small form.
+const (
+	maxForm     = 64 << 10
+	formTimeout = 30 * time.Second
+)
+
+// limitForms bounds what a dashboard request may send and take, answering in HTML as the
+// pages do: a body over maxForm is a 413, one that has not arrived within formTimeout a
+// 408, and the handler's context ends at formTimeout. The form is parsed here, so that a
+// body cut short does not reach the handlers as a form without its CSRF token.
+func (s *Server) limitForms(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.ContentLength > maxForm {
+			s.pageError(w, r, http.StatusRequestEntityTooLarge, fmt.Sprintf("The form is larger than the limit of %d bytes.", maxForm))
+			return
 		}
-		return web.Errorf(http.StatusNotFound, "There is no such page.")
+		ctx, cancel := context.WithTimeout(r.Context(), formTimeout)
+		defer cancel()
+		r = r.WithContext(ctx)
+		if r.Body != nil && r.Body != http.NoBody {
+			r.Body = http.MaxBytesReader(w, r.Body, maxForm)
+			_ = http.NewResponseController(w).SetReadDeadline(time.Now().Add(formTimeout))
+			if err := r.ParseForm(); err != nil {
+				var tooBig *http.MaxBytesError
+				switch {
+				case errors.As(err, &tooBig):
+					s.pageError(w, r, http.StatusRequestEntityTooLarge, fmt.Sprintf("The form is larger than the limit of %d bytes.", maxForm))
+				case web.BodyTimedOut(err):
+					s.pageError(w, r, http.StatusRequestTimeout, "The form did not arrive in time.")
+				default:
+					s.pageError(w, r, http.StatusBadRequest, "The form could not be read.")
+				}
+				return
+			}
+		}
+		next.ServeHTTP(w, r)
 	})
 }
 
@@ -255,13 +297,24 @@ type page struct {
 	Endpoints []Endpoint
 }
 
+// pageHeaders sets the headers of every dashboard page.
+func pageHeaders(w http.ResponseWriter) {
+	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("X-Frame-Options", "DENY")
+	w.Header().Set("Referrer-Policy", "same-origin")
+	w.Header().Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; frame-ancestors 'none'; form-action 'self'")
+}
+
+// pageError answers with the error page outside a handler (see limitForms).
+func (s *Server) pageError(w http.ResponseWriter, r *http.Request, code int, msg string) {
+	pageHeaders(w)
+	s.renderError(w, r, code, msg)
+}
+
 // wrap renders errors returned by fn as an HTML page; 5xx causes go to the log only.
 func (s *Server) wrap(fn func(http.ResponseWriter, *http.Request) error) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Cache-Control", "no-store")
-		w.Header().Set("X-Frame-Options", "DENY")
-		w.Header().Set("Referrer-Policy", "same-origin")
-		w.Header().Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; frame-ancestors 'none'; form-action 'self'")
+		pageHeaders(w)
 		err := fn(w, r)
 		if err == nil {
 			return

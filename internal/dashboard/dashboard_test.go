@@ -704,6 +704,46 @@ func TestPagesRender(t *testing.T) {
 	want(t, h.get(c, "/assets/ipa_ABCDEFGH234567"), http.StatusNotFound, "There is no asset at /assets/REDACTED.")
 }
 
+// TestFormLimitsAnswerInHTML: the dashboard's pages answer a form over the limit, sent with
+// a length or chunked, with the HTML 413 (a chunked one used to reach the handler cut
+// short, as a form without its CSRF token: 403), and a wrong method on the log-in and
+// sign-up pages with the HTML 405, as under /account/.
+func TestFormLimitsAnswerInHTML(t *testing.T) {
+	h := newHarness(t, true, false)
+	c := h.browser()
+	tok := h.csrf(c, "/login")
+	big := url.Values{"csrf": {tok}, "email": {strings.Repeat("a", maxForm)}, "password": {pw}}.Encode()
+	for _, chunked := range []bool{false, true} {
+		req, _ := http.NewRequest("POST", h.srv.URL+"/login", strings.NewReader(big))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		if chunked {
+			req.ContentLength = -1
+		}
+		r, err := c.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(r.Body)
+		r.Body.Close()
+		if r.StatusCode != http.StatusRequestEntityTooLarge || !strings.HasPrefix(r.Header.Get("Content-Type"), "text/html") {
+			t.Errorf("chunked %v: %d %s: %.80s", chunked, r.StatusCode, r.Header.Get("Content-Type"), body)
+		}
+	}
+	for _, tc := range []struct{ method, path, allow string }{
+		{"PUT", "/login", "GET, HEAD, POST"}, {"DELETE", "/signup", "GET, HEAD, POST"}, {"GET", "/logout", "POST"},
+	} {
+		req, _ := http.NewRequest(tc.method, h.srv.URL+tc.path, nil)
+		r, err := c.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Body.Close()
+		if r.StatusCode != http.StatusMethodNotAllowed || r.Header.Get("Allow") != tc.allow || !strings.HasPrefix(r.Header.Get("Content-Type"), "text/html") {
+			t.Errorf("%s %s: %d, Allow %q, %s", tc.method, tc.path, r.StatusCode, r.Header.Get("Allow"), r.Header.Get("Content-Type"))
+		}
+	}
+}
+
 type fakeMeter map[string]int64
 
 func (f fakeMeter) Unused(account.ID) map[string]int64 { return f }

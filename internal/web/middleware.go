@@ -4,9 +4,11 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
+	"os"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -343,6 +345,13 @@ func LimitRequests(maxBody int64, timeout time.Duration) Middleware {
 			}
 			if r.Body != nil && r.Body != http.NoBody {
 				r.Body = http.MaxBytesReader(w, r.Body, maxBody)
+				if timeout > 0 {
+					// Reading the body does not watch the context: without a deadline on
+					// the connection, a body sent a byte a second holds the handler until
+					// the server's ReadTimeout, and its answer is lost to the write
+					// deadline. Readers see os.ErrDeadlineExceeded (BodyTimedOut).
+					_ = http.NewResponseController(w).SetReadDeadline(time.Now().Add(timeout))
+				}
 			}
 			if timeout > 0 {
 				ctx, cancel := context.WithTimeout(r.Context(), timeout)
@@ -353,6 +362,10 @@ func LimitRequests(maxBody int64, timeout time.Duration) Middleware {
 		})
 	}
 }
+
+// BodyTimedOut reports whether err, from reading a request body, means that the body did
+// not arrive within LimitRequests' time limit: the answer is 408 Request Timeout.
+func BodyTimedOut(err error) bool { return errors.Is(err, os.ErrDeadlineExceeded) }
 
 func unhex(c byte) byte {
 	switch {

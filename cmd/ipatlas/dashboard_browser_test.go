@@ -192,6 +192,9 @@ func TestDashboardInBrowser(t *testing.T) {
 		chromedp.WaitVisible(chromedp.CSS(`form[action="/login"]`)),
 	)
 	b.take("login")
+	if kept := b.run("read the explorer's key", chromedp.Evaluate[string](`String(sessionStorage.getItem("ipatlas-key"))`)); kept != "null" {
+		t.Errorf("the explorer's key outlived the log-out: %q", kept)
+	}
 	b.do("log in",
 		chromedp.SendKeys(chromedp.CSS("#email"), email),
 		chromedp.SendKeys(chromedp.CSS("#password"), password),

@@ -164,7 +164,7 @@ func forwardedHops(h http.Header, name string) []string {
 func parseHostAddr(s string) (netip.Addr, bool) {
 	s = strings.TrimSpace(s)
 	if ap, err := netip.ParseAddrPort(s); err == nil {
-		return ap.Addr().Unmap(), true
+		return ap.Addr().WithZone("").Unmap(), true // a zone names an interface of the sender's
 	}
 	s = strings.TrimSuffix(strings.TrimPrefix(s, "["), "]")
 	a, err := netip.ParseAddr(s)

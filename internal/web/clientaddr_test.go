@@ -36,6 +36,7 @@ func TestClientAddrs(t *testing.T) {
 		{"XFF proxy named", trusted, "10.1.1.1:1", HeaderXForwardedFor, map[string]string{"Forwarded": "for=198.51.100.1", "X-Forwarded-For": "198.51.100.2"}, "198.51.100.2"},
 		{"Forwarded proxy ignores XFF", trusted, "10.1.1.1:1", HeaderForwarded, map[string]string{"Forwarded": "for=198.51.100.1", "X-Forwarded-For": "198.51.100.2"}, "198.51.100.1"},
 		{"Forwarded proxy, only XFF sent", trusted, "10.1.1.1:1", HeaderForwarded, map[string]string{"X-Forwarded-For": "198.51.100.2"}, "10.1.1.1"},
+		{"a hop's zone is dropped", trusted, "10.1.1.1:1", "", map[string]string{"X-Forwarded-For": "[fe80::1%eth0]:80"}, "fe80::1"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

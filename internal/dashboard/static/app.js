@@ -16,6 +16,11 @@ document.addEventListener("DOMContentLoaded", function () {
     });
   });
 
+  // The explorer keeps the key for the tab's session; logging out forgets it.
+  document.querySelectorAll('form[action="/logout"]').forEach(function (f) {
+    f.addEventListener("submit", function () { sessionStorage.removeItem("ipatlas-key"); });
+  });
+
   var form = document.getElementById("explorer");
   if (!form) return;
   var key = document.getElementById("ex-key");

@@ -51,14 +51,6 @@ func geoLanguage(lang string) string {
 	return "en"
 }
 
-// hasPrimary reports whether lang's primary language subtag is want (lower case).
-func hasPrimary(lang, want string) bool {
-	if i := strings.IndexAny(lang, "-_"); i >= 0 {
-		lang = lang[:i]
-	}
-	return strings.EqualFold(lang, want)
-}
-
 // geographical reports whether numbers of type t with this calling code are tied to a place,
 // as libphonenumber's PhoneNumberUtil.isNumberGeographical decides: fixed lines everywhere,
 // mobile numbers only in the few countries that assign them by area.

@@ -48,8 +48,11 @@ func NormalizeEmail(email string) string { return strings.ToLower(strings.TrimSp
 // brackets, no comments), of at most 254 bytes (RFC 5321's limit on a path). The dashboard's
 // sign-up and `keys create` both apply it, so no way in makes an account the other refuses.
 func ValidEmail(email string) bool {
+	if len(email) > 254 { // before parsing: forms may carry 64 KiB of it
+		return false
+	}
 	a, err := mail.ParseAddress(email)
-	return err == nil && a.Address == email && len(email) <= 254
+	return err == nil && a.Address == email
 }
 
 // Account is one customer. The zero MonthlyLimit means "the plan's volumes apply".

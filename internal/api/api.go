@@ -142,7 +142,7 @@ func cleanPath(p string) string {
 // unclean answers a path with // or dot segments with a JSON 404 naming the clean path,
 // where ServeMux would answer an HTML redirect whose Location repeats the query, key and all.
 func (s *Server) unclean(w http.ResponseWriter, r *http.Request) {
-	web.WriteError(w, http.StatusNotFound, "There is no endpoint at "+web.RedactPath(r.URL.EscapedPath())+"; paths are not cleaned, use "+web.RedactKeys(cleanPath(r.URL.Path))+".")
+	web.WriteError(w, http.StatusNotFound, "There is no endpoint at "+web.RedactPath(r.URL.EscapedPath())+"; paths are not cleaned, use "+web.RedactText(cleanPath(r.URL.Path))+".")
 }
 
 func (s *Server) stack(route string, h http.Handler) http.Handler {

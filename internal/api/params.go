@@ -41,7 +41,7 @@ func authKey(r *http.Request) (string, bool) { return auth.KeyFrom(r) }
 // that looks like an API key redacted (a key sent as ip=, say): answers pass through proxies
 // and client logs.
 func quoteInput(s string) string {
-	s = web.RedactKeys(s)
+	s = web.RedactText(s)
 	if len(s) > 64 {
 		s = s[:64] + "..."
 	}

@@ -113,7 +113,7 @@ func isoCountryOf(region string) string {
 func phoneError(err error, hint string) error {
 	// The messages quote the input, which may be a key sent in the wrong parameter; answers
 	// pass through proxies and client logs, so keys go (as quoteInput does for the others).
-	msg := web.RedactKeys(err.Error())
+	msg := web.RedactText(err.Error())
 	switch {
 	case errors.Is(err, phone.ErrTooLong):
 		return badRequest("The number parameter is too long: %s. A phone number has at most 17 digits after its country calling code.", msg)

@@ -80,11 +80,13 @@ type Options struct {
 
 // Server serves the dashboard. It is safe for concurrent use.
 type Server struct {
-	opt       Options
-	pages     map[string]*template.Template
-	logins    *loginLimits
-	signups   *throttle // accounts created per client address
-	csrfGuard *http.CrossOriginProtection
+	opt     Options
+	pages   map[string]*template.Template
+	logins  *loginLimits
+	signups *throttle // accounts created per client address
+	// signupProbes counts sign-ups per client address with an email that has an account.
+	signupProbes *throttle
+	csrfGuard    *http.CrossOriginProtection
 	// dummyHash is checked against when an account has no password, so that case takes
 	// as long as a real check.
 	dummyHash string
@@ -151,13 +153,14 @@ func New(opt Options) (*Server, error) {
 		opt.Now = time.Now
 	}
 	s := &Server{
-		opt:       opt,
-		pages:     map[string]*template.Template{},
-		logins:    newLoginLimits(opt),
-		signups:   newThrottle(opt.MaxSignupsPerAddr, opt.SignupWindow, 100_000, failClosed),
-		csrfGuard: http.NewCrossOriginProtection(),
-		dummyHash: auth.HashPassword("ipatlas: no password set"),
-		hashing:   make(chan struct{}, runtime.GOMAXPROCS(0)),
+		opt:          opt,
+		pages:        map[string]*template.Template{},
+		logins:       newLoginLimits(opt),
+		signups:      newThrottle(opt.MaxSignupsPerAddr, opt.SignupWindow, 100_000, failClosed),
+		signupProbes: newThrottle(opt.MaxSignupsPerAddr, opt.SignupWindow, 100_000, evictWhenFull),
+		csrfGuard:    http.NewCrossOriginProtection(),
+		dummyHash:    auth.HashPassword("ipatlas: no password set"),
+		hashing:      make(chan struct{}, runtime.GOMAXPROCS(0)),
 	}
 	s.csrfGuard.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.renderError(w, r, http.StatusForbidden, "This form was sent from another site, so it was refused.")
@@ -232,11 +235,12 @@ func (s *Server) Register(mux *http.ServeMux) {
 	}
 }
 
-// Bounds of a dashboard request: its body is a small form.
-const (
-	maxForm     = 64 << 10
-	formTimeout = 30 * time.Second
-)
+// Bounds of a dashboard request: its body is a small form, which must arrive in
+// formTimeout, shorter than the server's write timeout (30 s in cmd/ipatlas) so that the
+// 408 can still be written (a variable for tests).
+const maxForm = 64 << 10
+
+var formTimeout = 20 * time.Second
 
 // limitForms bounds what a dashboard request may send and take, answering in HTML as the
 // pages do: a body over maxForm is a 413, one that has not arrived within formTimeout a
@@ -324,7 +328,7 @@ func (s *Server) wrap(fn func(http.ResponseWriter, *http.Request) error) http.Ha
 			s.renderError(w, r, we.Code, we.Msg)
 			return
 		}
-		s.opt.Log.ErrorContext(r.Context(), "dashboard: request failed", "path", web.RedactKeys(r.URL.Path), "err", err)
+		s.opt.Log.ErrorContext(r.Context(), "dashboard: request failed", "path", web.RedactPath(r.URL.EscapedPath()), "err", err)
 		s.renderError(w, r, http.StatusInternalServerError, "Something went wrong on our side; please try again.")
 	})
 }
@@ -505,14 +509,25 @@ func (s *Server) signup(w http.ResponseWriter, r *http.Request) error {
 	if len(password) < minPassword || len(password) > maxPassword {
 		return fail(http.StatusBadRequest, fmt.Sprintf("Choose a password of %d to %d characters.", minPassword, maxPassword))
 	}
-	// The sign-up is counted before the slow part (hashing, the store), so that requests
-	// sent at once cannot all pass the check; one that creates nothing gives it back, except
-	// for an email that has an account: those count, so that sign-up cannot be used to
-	// test emails for accounts faster than accounts can be made.
 	now, addr := s.opt.Now(), s.clientAddr(r)
-	if !s.signups.take(addr, now) {
+	tooMany := func() error {
 		w.Header().Set("Retry-After", fmt.Sprint(int(s.opt.SignupWindow/time.Second)))
 		return fail(http.StatusTooManyRequests, "Too many sign-ups from your address. Try again later.")
+	}
+	// An email that has an account counts too, so that sign-up cannot test emails for
+	// accounts faster than accounts can be made; in a table of its own that forgets when
+	// full, since such tries cost nothing and, counted with the accounts made (a table that
+	// refuses when full), would let anyone with enough addresses shut sign-up.
+	if _, err := s.opt.Store.AccountByEmail(r.Context(), email); err == nil {
+		if !s.signupProbes.take(addr, now) {
+			return tooMany()
+		}
+		return fail(http.StatusConflict, "An account with this email already exists (duplicate email). Log in instead.")
+	}
+	// The sign-up is counted before the slow part (hashing, the store), so that requests
+	// sent at once cannot all pass the check; one that creates nothing gives it back.
+	if !s.signups.take(addr, now) {
+		return tooMany()
 	}
 	counted := false
 	defer func() {
@@ -520,23 +535,17 @@ func (s *Server) signup(w http.ResponseWriter, r *http.Request) error {
 			s.signups.giveBack(addr, now)
 		}
 	}()
-	if _, err := s.opt.Store.AccountByEmail(r.Context(), email); err == nil {
-		counted = true
-		return fail(http.StatusConflict, "An account with this email already exists (duplicate email). Log in instead.")
-	}
 	end, ok := s.startHash(r)
 	if !ok {
 		w.Header().Set("Retry-After", "5")
 		return fail(http.StatusServiceUnavailable, busyHashing)
 	}
-	passwordHash := auth.HashPassword(password)
-	end()
+	passwordHash := func() string { defer end(); return auth.HashPassword(password) }()
 	key := auth.NewKey()
 	acct, err := s.opt.Store.CreateAccount(r.Context(), account.NewAccount{
 		Email: email, Plan: quota.DefaultPlan, KeyHash: account.HashKey(key), KeyHint: account.KeyHint(key), PasswordHash: passwordHash,
 	})
 	if errors.Is(err, account.ErrEmailTaken) {
-		counted = true
 		return fail(http.StatusConflict, "An account with this email already exists (duplicate email). Log in instead.")
 	}
 	if err != nil {
@@ -610,8 +619,7 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) error {
 		w.Header().Set("Retry-After", "5")
 		return fail(http.StatusServiceUnavailable, busyHashing)
 	}
-	wrong := auth.CheckPassword(hash, password) != nil
-	end()
+	wrong := func() bool { defer end(); return auth.CheckPassword(hash, password) != nil }()
 	if wrong || acct.ID == 0 || hash == s.dummyHash {
 		s.opt.Log.Info("dashboard: log-in failed", "addr", addr)
 		return fail(http.StatusUnauthorized, "Wrong email or password. (Accounts made with 'ipatlas keys create' have no password and cannot log in.)")

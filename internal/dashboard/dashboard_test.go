@@ -1,12 +1,14 @@
 package dashboard
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/cookiejar"
 	"net/http/httptest"
@@ -336,15 +338,20 @@ func TestSignupThrottled(t *testing.T) {
 }
 
 // TestSignupEnumerationThrottled: asking sign-up about an email that has an account counts
-// like an account made, so that it cannot test emails faster than accounts can be made.
+// as accounts made do (in a table of its own), so that it cannot test emails faster than
+// accounts can be made.
 func TestSignupEnumerationThrottled(t *testing.T) {
 	h := newHarness(t, true, false, func(o *Options) { o.MaxSignupsPerAddr = 3 })
-	h.signup("ada@example.org", pw) // the first of three
+	h.signup("ada@example.org", pw)
 	c := h.browser()
-	for range 2 {
+	for range 3 {
 		want(t, h.post(c, "/signup", url.Values{"csrf": {h.csrf(c, "/signup")}, "email": {"ada@example.org"}, "password": {pw}}), http.StatusConflict, "already exists")
 	}
 	want(t, h.post(c, "/signup", url.Values{"csrf": {h.csrf(c, "/signup")}, "email": {"ada@example.org"}, "password": {pw}}), http.StatusTooManyRequests, "Too many sign-ups")
+	// Those tries did not use up the address's accounts: two more can be made.
+	for _, e := range []string{"bob@example.org", "cy@example.org"} {
+		h.signup(e, pw)
+	}
 }
 
 // TestDisabledAccountSession: disabling an account ends what its open sessions can see and
@@ -557,6 +564,19 @@ func TestThrottleEvictsWhenFull(t *testing.T) {
 	if _, ok := th.hits["d"]; ok || len(th.hits) != 2 {
 		t.Errorf("a key given back to no events is still held (%d entries)", len(th.hits))
 	}
+	// A key at its limit stays locked however the table fills (map order is random, so
+	// try often enough that an arbitrary choice would show).
+	for range 50 {
+		th := newThrottle(2, time.Minute, 3, evictWhenFull)
+		th.take("locked", now)
+		th.take("locked", now)
+		for _, k := range []string{"x", "y", "z"} {
+			th.take(k, now)
+		}
+		if th.take("locked", now) {
+			t.Fatal("filling the table lifted a key's lock")
+		}
+	}
 }
 
 // TestLoginLimitsBounded: an address out of attempts adds no entry for the emails it goes
@@ -741,6 +761,28 @@ func TestFormLimitsAnswerInHTML(t *testing.T) {
 		if r.StatusCode != http.StatusMethodNotAllowed || r.Header.Get("Allow") != tc.allow || !strings.HasPrefix(r.Header.Get("Content-Type"), "text/html") {
 			t.Errorf("%s %s: %d, Allow %q, %s", tc.method, tc.path, r.StatusCode, r.Header.Get("Allow"), r.Header.Get("Content-Type"))
 		}
+	}
+}
+
+// TestLateFormIs408: a form that has not arrived within formTimeout gets the HTML 408.
+func TestLateFormIs408(t *testing.T) {
+	defer func(d time.Duration) { formTimeout = d }(formTimeout)
+	formTimeout = 200 * time.Millisecond
+	h := newHarness(t, true, false)
+	conn, err := net.Dial("tcp", h.srv.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	fmt.Fprintf(conn, "POST /login HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\ncsrf=")
+	conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+	r, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Body.Close()
+	if r.StatusCode != http.StatusRequestTimeout || !strings.HasPrefix(r.Header.Get("Content-Type"), "text/html") {
+		t.Errorf("late form: %d %s, want the HTML 408", r.StatusCode, r.Header.Get("Content-Type"))
 	}
 }
 

@@ -8,8 +8,8 @@ import (
 // throttle counts events per key in fixed windows: failed log-ins (per email and client
 // address, per address, per email), accounts created per client address.
 // It is bounded: when full, expired entries are dropped, and if none has expired the new key
-// is refused (failClosed: a flood of addresses cannot create accounts) or an arbitrary
-// entry is forgotten to make room (evictWhenFull: a flood cannot lock everyone out; it
+// is refused (failClosed: a flood of addresses cannot create accounts) or an entry below
+// its limit is forgotten to make room (evictWhenFull: a flood cannot lock everyone out; it
 // only gains the forgotten entry's key a fresh count).
 type throttle struct {
 	max    int           // failures allowed per window
@@ -63,10 +63,15 @@ func (t *throttle) currentLocked(key string, now time.Time) *window {
 		if t.full == failClosed {
 			return nil
 		}
-		for k := range t.hits {
-			delete(t.hits, k)
-			break
+		// Forget a key that has not reached its limit if there is one: forgetting a key
+		// at its limit would lift a lock that filling the table is then enough to lift.
+		victim := ""
+		for k, w := range t.hits {
+			if victim = k; w.n < t.max {
+				break
+			}
 		}
+		delete(t.hits, victim)
 	}
 	w = &window{start: now}
 	t.hits[key] = w

@@ -547,7 +547,8 @@ func TestTimeZone(t *testing.T) {
 		})
 	}
 	for _, id := range []string{"", "Local", "Mars/Olympus_Mons", "../etc/passwd", `Europe\Berlin`,
-		"localtime", "posixrules", "Factory", "posix/Europe/Berlin", "right/UTC"} {
+		"localtime", "posixrules", "Factory", "posix/Europe/Berlin", "right/UTC",
+		"./localtime", "./Factory", "./right/UTC", "Europe//Berlin", "/Europe/Berlin", "Europe/Berlin/", "Europe/./Berlin"} {
 		if tz, ok := db.TimeZone(id, jan, "en"); ok {
 			t.Errorf("TimeZone(%q) = %+v, want none", id, tz)
 		}

@@ -407,8 +407,9 @@ func (zt *zoneTables) zoneOf(id string) (*zone, bool) {
 	if z, ok := zt.others.Load(id); ok {
 		return z.(*zone), true
 	}
-	// time.LoadLocation reads "" and "Local" as names of its own, not of the database.
-	if id == "" || id == "Local" || strings.ContainsAny(id, `\`) || notAZone(id) {
+	// time.LoadLocation reads "" and "Local" as names of its own, not of the database, and
+	// any path under the zoneinfo directory, however spelt (./localtime, Europe//Berlin).
+	if id == "Local" || !zoneIDSyntax(id) || notAZone(id) {
 		return nil, false
 	}
 	loc, err := time.LoadLocation(id)
@@ -418,6 +419,24 @@ func (zt *zoneTables) zoneOf(id string) (*zone, bool) {
 	z := &zone{id: id, loc: loc, negDST: hasNegativeDST(loc), display: "(UTC" + formatOffset(standardOffset(time.Now(), loc), styleClock) + ") " + id}
 	kept, _ := zt.others.LoadOrStore(id, z)
 	return kept.(*zone), true
+}
+
+// zoneIDSyntax reports whether id is spelt as IANA spells its ids: names of letters,
+// digits, '_', '-' and '+', joined by single slashes. It keeps other spellings of the same
+// files (./Factory, Europe//Berlin) from being answered, and from being kept as zones of
+// their own, one per spelling.
+func zoneIDSyntax(id string) bool {
+	if id == "" || id[0] == '/' || id[len(id)-1] == '/' || strings.Contains(id, "//") {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		switch c := id[i]; {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9', c == '_', c == '-', c == '+', c == '/':
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // notAZone reports whether id names a file of a zoneinfo directory that time.LoadLocation

@@ -102,8 +102,10 @@ func (c ClientAddrs) Of(r *http.Request) (netip.Addr, bool) {
 // ViaHTTPS reports whether the client sent r over TLS: to this server, or, when the TCP peer
 // is a trusted proxy that terminated TLS, to the proxy, which says so in the header it
 // writes the client's address to (Forwarded's proto=https) or, with X-Forwarded-For, in
-// X-Forwarded-Proto. The nearest proxy's word counts (the rightmost value). An untrusted
-// peer's headers are never read: a client could claim https over plain HTTP.
+// X-Forwarded-Proto. The nearest proxy's word counts (the last element, the rightmost
+// value), so the proxy must write it (as proxies that terminate TLS do): one that passes a
+// client's header on lets the client decide for itself. An untrusted peer's headers are
+// never read: a client could claim https over plain HTTP.
 func (c ClientAddrs) ViaHTTPS(r *http.Request) bool {
 	if r.TLS != nil {
 		return true
@@ -114,8 +116,10 @@ func (c ClientAddrs) ViaHTTPS(r *http.Request) bool {
 	}
 	proto := ""
 	if c.Header == HeaderForwarded {
+		// The last element is the nearest proxy's; a proto in an earlier one is not its word.
 		for _, line := range r.Header.Values(HeaderForwarded) {
 			for elem := range strings.SplitSeq(line, ",") {
+				proto = ""
 				for pair := range strings.SplitSeq(elem, ";") {
 					if k, v, ok := strings.Cut(strings.TrimSpace(pair), "="); ok && strings.EqualFold(k, "proto") {
 						proto = strings.Trim(v, `"`)

@@ -114,6 +114,7 @@ func TestViaHTTPS(t *testing.T) {
 		{"trusted proxy, no header", xff, "10.0.0.1:1", nil, false, false},
 		{"Forwarded proto", fwd, "10.0.0.1:1", http.Header{"Forwarded": {`for=203.0.113.5;proto=https`}}, false, true},
 		{"Forwarded proxy ignores X-Forwarded-Proto", fwd, "10.0.0.1:1", http.Header{"X-Forwarded-Proto": {"https"}}, false, false},
+		{"Forwarded: only the nearest element", fwd, "10.0.0.1:1", http.Header{"Forwarded": {`for=203.0.113.5;proto=https, for=10.0.0.2`}}, false, false},
 	} {
 		r := httptest.NewRequest("GET", "/", nil)
 		r.RemoteAddr, r.Header = tc.peer, tc.header

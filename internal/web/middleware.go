@@ -40,7 +40,7 @@ func Recover(log *slog.Logger) Middleware {
 				if v == http.ErrAbortHandler {
 					panic(v)
 				}
-				log.ErrorContext(r.Context(), "panic", "path", RedactKeys(r.URL.Path), "panic", fmt.Sprint(v), "stack", string(debug.Stack()), "request_id", w.Header().Get(RequestIDHeader))
+				log.ErrorContext(r.Context(), "panic", "path", RedactPath(r.URL.EscapedPath()), "panic", fmt.Sprint(v), "stack", string(debug.Stack()), "request_id", w.Header().Get(RequestIDHeader))
 				WriteError(w, http.StatusInternalServerError, "An internal error occurred and the request was not completed. Please try again.")
 			}()
 			next.ServeHTTP(w, r)
@@ -279,6 +279,16 @@ func RedactKeys(s string) string {
 		b.WriteString("REDACTED")
 		s = s[end:]
 	}
+}
+
+// RedactText is RedactKeys for text that quotes what a client sent, already decoded once
+// (an error message naming a parameter's value): where decoding it further shows a key
+// (%2569pa_..., sent encoded twice), the key goes in its decoded form.
+func RedactText(s string) string {
+	if d := unescapeAll(s); d != s && hasKey(d) {
+		s = d
+	}
+	return RedactKeys(s)
 }
 
 // RedactPath is RedactKeys for a path as sent (URL.EscapedPath), which error answers quote:

@@ -54,7 +54,7 @@ func Handle(log *slog.Logger, mapErr ErrorMapper, fn HandlerFunc) http.Handler {
 		}
 		code, desc := mapErr(err)
 		if code >= 500 {
-			log.ErrorContext(r.Context(), "request failed", "path", RedactKeys(r.URL.Path), "status", code, "err", err, "request_id", w.Header().Get(RequestIDHeader))
+			log.ErrorContext(r.Context(), "request failed", "path", RedactPath(r.URL.EscapedPath()), "status", code, "err", err, "request_id", w.Header().Get(RequestIDHeader))
 		}
 		WriteError(w, code, desc)
 	})

@@ -156,9 +156,17 @@ func (s *Server) stack(route string, h http.Handler) http.Handler {
 
 // open registers a handler that needs no key. A query string that does not decode is a 400
 // before any handler reads it (web.CheckQuery says why).
-func (s *Server) open(pattern string, fn web.HandlerFunc) {
+func (s *Server) open(pattern string, fn web.HandlerFunc) { s.openCORS(pattern, nil, fn) }
+
+// openCORS is open for endpoints that browsers call from other sites: every answer to a
+// request forBrowsers picks (nil: none), the query string's 400 included, carries the
+// keyless CORS headers, so that the page can read why it failed.
+func (s *Server) openCORS(pattern string, forBrowsers func(*http.Request) bool, fn web.HandlerFunc) {
 	lookup := strings.Contains(pattern, " /data/")
 	s.mux.Handle(pattern, s.stack(pattern, web.Handle(s.opt.Log, statusOf, func(w http.ResponseWriter, r *http.Request) error {
+		if forBrowsers != nil && forBrowsers(r) {
+			keylessCORS(w.Header())
+		}
 		if err := web.CheckQuery(r.URL.RawQuery); err != nil {
 			return badRequest("The query string is not valid: %v.", err)
 		}

@@ -43,7 +43,8 @@ func (s *Server) graphqlRoutes() {
 		s.open("GET /graphql/{package}/schema.graphql", down)
 		return
 	}
-	s.open("POST /graphql/{package}", s.graphqlPost(gql, s.keylessLim))
+	freeAPI := func(r *http.Request) bool { return r.PathValue("package") == graphql.FreeAPI }
+	s.openCORS("POST /graphql/{package}", freeAPI, s.graphqlPost(gql, s.keylessLim))
 	s.open("OPTIONS /graphql/{package}", s.graphqlPreflight(gql))
 	s.open("GET /graphql/{package}/schema.graphql", s.graphqlSchema(gql))
 }
@@ -155,6 +156,8 @@ func (a graphqlAnswerer) serve(path string, w http.ResponseWriter, r *http.Reque
 		return true, s.locationData(w, r)
 	case "/data/timezone-info":
 		return true, s.timeZoneInfo(w, r)
+	case "/data/timezone-by-ip":
+		return true, s.timeZoneByIP(w, r)
 	case "/data/country-info":
 		return true, s.countryInfo(w, r)
 	case "/data/countries":
@@ -169,6 +172,8 @@ func (a graphqlAnswerer) serve(path string, w http.ResponseWriter, r *http.Reque
 		return true, s.networkByCIDR(w, r)
 	case "/data/asn-info-transit-to":
 		return true, s.asnInfoTransitTo(w, r)
+	case "/data/asn-info":
+		return true, s.asnInfo(w, r)
 	case "/data/phone-number-validate":
 		return true, s.phoneValidate(w, r)
 	case "/data/reverse-geocode":

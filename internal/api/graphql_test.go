@@ -197,6 +197,9 @@ var graphqlVsREST = []struct {
 	{name: "asnInfo", pkg: "network-engineering",
 		query: `{ asnInfo(asn: "AS3356", batchSize: 5, offset: 2) { asn asnNumeric organisation name registry registeredCountry registeredCountryName registrationDate registrationLastChange totalIpv4Addresses totalIpv4Prefixes totalIpv4BogonPrefixes totalIpv6Prefixes totalIpv6BogonPrefixes rank rankText totalTransitTo transitTo { asn asnNumeric organisation name registry registeredCountry registeredCountryName totalIpv4Addresses rank rankText } } }`,
 		rest:  "/data/asn-info-transit-to?asn=AS3356&batchSize=5&offset=2"},
+	{name: "asnInfo in ip-geolocation, the SDK's root: the record without transit", pkg: "ip-geolocation",
+		query: `{ asnInfo(asn: "AS13335", locale: "de") { asn asnNumeric organisation name registry registeredCountry registeredCountryName registrationDate totalIpv4Addresses totalIpv4Prefixes totalIpv6Prefixes rank rankText } }`,
+		rest:  "/data/asn-info?asn=AS13335&localityLanguage=de"},
 	{name: "asnInfoFull alias, numeric asn", pkg: "network-engineering",
 		query: `{ asnInfoFull(asn: 15169) { asn organisation totalTransitTo transitTo { asn } } }`,
 		rest:  "/data/asn-info-transit-to?asn=15169"},
@@ -250,6 +253,17 @@ func TestGraphQLMatchesREST(t *testing.T) {
 				t.Errorf("GraphQL differs from REST (-REST +GraphQL):\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestGraphQLTimeZoneWithoutOne: timeZone of an address without one is timezone-by-ip's
+// 404 (the field null, the error saying so), not a null without a word.
+func TestGraphQLTimeZoneWithoutOne(t *testing.T) {
+	s := ipRealServer(t)
+	rec := gqlDo(t, s, "ip-geolocation", gqlBody(`{ timeZone(ip: "10.1.2.3") { ianaTimeId } }`, nil), nil, "")
+	body := rec.Body.String()
+	if rec.Code != 200 || !strings.Contains(body, `"timeZone":null`) || !strings.Contains(body, `"status":404`) || !strings.Contains(body, "No time zone is known") {
+		t.Errorf("%d %s; want the field null with the REST 404", rec.Code, body)
 	}
 }
 

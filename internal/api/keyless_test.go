@@ -5,6 +5,7 @@ import (
 	"net/http/httptest"
 	"net/netip"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -156,5 +157,33 @@ func TestKeylessCORSPreflight(t *testing.T) {
 	rec := placesGet(t, s, "/data/reverse-geocode?key=good&latitude=1&longitude=1", "")
 	if rec.Header().Get("Access-Control-Allow-Origin") != "" {
 		t.Error("keyed endpoint sends CORS headers")
+	}
+}
+
+// TestKeylessErrorsCarryCORS: every answer of a keyless endpoint carries the CORS headers,
+// also those given before its handler runs (a query string that does not decode, a
+// localityLanguage too long, a wrong method), so that the page that called can read them;
+// keyed GraphQL packages do not.
+func TestKeylessErrorsCarryCORS(t *testing.T) {
+	s := placesServer(t, datasettest.Snapshot(t))
+	for _, tc := range []struct {
+		method, target string
+		code           int
+		cors           bool
+	}{
+		{"GET", "/data/am-i-roaming?latitude=9&longitude=9&x=%zz", 400, true},
+		{"GET", "/data/reverse-geocode-client?latitude=1&longitude=1&localityLanguage=" + strings.Repeat("a", 36), 400, true},
+		{"POST", "/data/am-i-roaming?latitude=9&longitude=9", 405, true},
+		{"DELETE", "/data/reverse-geocode-client", 405, true},
+		{"POST", "/graphql/free-api?x=%zz", 400, true},
+		{"POST", "/graphql/ip-geolocation?x=%zz", 400, false},
+	} {
+		r := httptest.NewRequest(tc.method, tc.target, strings.NewReader(`{"query":"{ amIRoaming(latitude: 1, longitude: 1) { isRoaming } }"}`))
+		r.RemoteAddr = "198.51.100.200:1"
+		rec := httptest.NewRecorder()
+		s.Handler().ServeHTTP(rec, r)
+		if got := rec.Header().Get("Access-Control-Allow-Origin") == "*"; rec.Code != tc.code || got != tc.cors {
+			t.Errorf("%s %s: %d, CORS %v; want %d, CORS %v", tc.method, tc.target, rec.Code, got, tc.code, tc.cors)
+		}
 	}
 }

@@ -132,11 +132,7 @@ func (x *executor) rootField(q *ast.Definition, frame []keyedField, kf keyedFiel
 		return x.nullOrBubble(f.Definition.Type)
 	}
 	x.root = body
-	raw := body
-	if rt.sub != nil {
-		raw = descend(body, rt.sub)
-	}
-	return x.value(f.Definition.Type, raw, sel)
+	return x.value(f.Definition.Type, body, sel)
 }
 
 func argValue(f *ast.Field, name string) *ast.Value {

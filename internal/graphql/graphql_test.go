@@ -51,6 +51,8 @@ var restBodies = sync.OnceValues(func() (map[string][]byte, error) {
 	// PathIPData's answer, composed as package api composes it (the files are of different
 	// addresses: only the shape matters here).
 	geo, hz := out[pathGeolocation], out[pathHazardReport]
+	// timezone-by-ip's answer is the geolocation's location.timeZone, as package api answers it.
+	out[pathTimeZoneByIP] = descend(out[pathGeolocation], []string{"location", "timeZone"})
 	out[PathIPData] = fmt.Appendf(nil, `%s,"confidenceReason":"the network serves several countries","hazardReport":%s,"securityThreat":"known as a Tor exit node","userRisk":%s}}`,
 		geo[:len(geo)-1], hz[:len(hz)-1], out[pathUserRisk])
 	return out, nil
@@ -181,7 +183,7 @@ func TestGraphQLProjection(t *testing.T) {
 		{"lists of objects", IPGeolocation,
 			`{ ipGeolocation { location { localityInfo { informative { name order } } } } }`, nil,
 			`{"ipGeolocation":{"location":{"localityInfo":{"informative":[{"name":"Europe","order":1},{"name":"Europe/London","order":3}]}}}}`},
-		{"sub-answer root", IPGeolocation,
+		{"timeZone root", IPGeolocation,
 			`{ timeZone(ip: "81.2.69.160") { ianaTimeId utcOffsetSeconds } }`, nil,
 			`{"timeZone":{"ianaTimeId":"Europe/London","utcOffsetSeconds":0}}`},
 		{"list root", IPGeolocation,

@@ -234,7 +234,7 @@ func TestGraphQLSDLLoads(t *testing.T) {
 // TestRootsPerPackage pins the root fields of each package, so a change is deliberate.
 func TestGraphQLRootsPerPackage(t *testing.T) {
 	want := map[string][]string{
-		IPGeolocation:      {"countries", "countryInfo", "hazardReport", "ipData", "ipGeolocation", "networkByIp", "timeZone", "timezoneInfo", "userRisk"},
+		IPGeolocation:      {"asnInfo", "countries", "countryInfo", "hazardReport", "ipData", "ipGeolocation", "networkByIp", "timeZone", "timezoneInfo", "userRisk"},
 		ReverseGeocoding:   {"locationData", "reverseGeocode"},
 		PhoneEmail:         {"phoneNumber"},
 		NetworkEngineering: {"asnInfo", "asnInfoFull", "network", "networkByCidr", "networkByIp"},

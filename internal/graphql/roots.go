@@ -27,11 +27,13 @@ const (
 	pathNetworkByIP   = "/data/network-by-ip"
 	pathNetworkByCIDR = "/data/network-by-cidr"
 	pathASNInfo       = "/data/asn-info-transit-to"
+	pathASNRecord     = "/data/asn-info"
 	pathPhone         = "/data/phone-number-validate"
 	pathReverse       = "/data/reverse-geocode"
 	pathReverseClient = "/data/reverse-geocode-client"
 	pathAmIRoaming    = "/data/am-i-roaming"
 	pathTimeZoneInfo  = "/data/timezone-info"
+	pathTimeZoneByIP  = "/data/timezone-by-ip"
 )
 
 // PathIPData is the answer behind ipData, which no REST endpoint serves (an Answerer answers
@@ -47,12 +49,10 @@ const PathIPData = "/graphql/ip-data"
 // more members, country (the country's object) and timeZone (the point's time zone).
 const PathLocationData = "/graphql/location-data"
 
-// root is one root field: the REST endpoint that answers it and, when the field is a part
-// of that answer, the members leading to it. Its arguments are the endpoint's query
-// parameters of the same names (see synonyms for the exceptions).
+// root is one root field: the REST endpoint that answers it. Its arguments are the
+// endpoint's query parameters of the same names (see synonyms for the exceptions).
 type root struct {
 	path string
-	sub  []string
 }
 
 // rootTable maps each package's root fields to REST. Aliases are the root names the
@@ -67,8 +67,9 @@ var rootTable = map[string]map[string]root{
 		"userRisk":      {path: pathUserRisk},
 		"hazardReport":  {path: pathHazardReport},
 		"networkByIp":   {path: pathNetworkByIP},
-		"timeZone":      {path: pathGeolocation, sub: []string{"location", "timeZone"}},
+		"timeZone":      {path: pathTimeZoneByIP},
 		"timezoneInfo":  {path: pathTimeZoneInfo}, // the SDKs' root
+		"asnInfo":       {path: pathASNRecord},    // the SDKs' root; without transit here
 	},
 	ReverseGeocoding: {
 		"reverseGeocode": {path: pathReverse},

@@ -14,6 +14,7 @@ import (
 
 	"github.com/ipatlas/ipatlas/internal/account"
 	"github.com/ipatlas/ipatlas/internal/dataset"
+	"github.com/ipatlas/ipatlas/internal/graphql"
 	"github.com/ipatlas/ipatlas/internal/quota"
 	"github.com/ipatlas/ipatlas/internal/web"
 	"github.com/prometheus/client_golang/prometheus"
@@ -102,8 +103,16 @@ func (s *Server) routes() {
 	if s.opt.Registry != nil && !s.opt.PrivateMetrics {
 		s.mux.Handle("GET /metrics", promhttp.HandlerFor(s.opt.Registry, promhttp.HandlerOpts{}))
 	}
-	// Everything else: the JSON error body instead of ServeMux's plain-text 404 and 405.
-	s.mux.Handle("/", s.stack("unmatched", web.Unmatched(s.mux)))
+	// Everything else: the JSON error body instead of ServeMux's plain-text 404 and 405,
+	// with CORS headers on free-api's GraphQL path (GET /graphql/free-api), which browsers
+	// call; a route of its own there would conflict with POST /graphql/{package}.
+	unmatched := web.Unmatched(s.mux)
+	s.mux.Handle("/", s.stack("unmatched", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/graphql/"+graphql.FreeAPI {
+			keylessCORS(w.Header())
+		}
+		unmatched.ServeHTTP(w, r)
+	})))
 }
 
 // Mux returns the router, for the other parts of the service that share the listener (the

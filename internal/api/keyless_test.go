@@ -176,6 +176,7 @@ func TestKeylessErrorsCarryCORS(t *testing.T) {
 		{"POST", "/data/am-i-roaming?latitude=9&longitude=9", 405, true},
 		{"DELETE", "/data/reverse-geocode-client", 405, true},
 		{"POST", "/graphql/free-api?x=%zz", 400, true},
+		{"GET", "/graphql/free-api", 405, true},
 		{"POST", "/graphql/ip-geolocation?x=%zz", 400, false},
 	} {
 		r := httptest.NewRequest(tc.method, tc.target, strings.NewReader(`{"query":"{ amIRoaming(latitude: 1, longitude: 1) { isRoaming } }"}`))

@@ -90,7 +90,7 @@ type Server struct {
 	// dummyHash is checked against when an account has no password, so that case takes
 	// as long as a real check.
 	dummyHash string
-	// hashing holds a token per password hash being computed (startHash): each takes
+	// hashing holds a token per password hash being computed (hashInTurn): each takes
 	// 64 MiB and a core for a moment, and the log-in limits bound how many attempts an
 	// address makes, not how many run at once.
 	hashing chan struct{}
@@ -100,22 +100,27 @@ type Server struct {
 // that the server is busy (a variable for tests).
 var hashWait = 5 * time.Second
 
-// startHash waits for a turn to compute a password hash and returns the function that ends
-// it, or reports false when none came within hashWait (or the request ended).
-func (s *Server) startHash(r *http.Request) (end func(), ok bool) {
+// hashInTurn runs hash (a password hash's computation) when a turn comes, and reports
+// false, running nothing, when none came within hashWait (or the request ended).
+func (s *Server) hashInTurn(r *http.Request, hash func()) bool {
 	t := time.NewTimer(hashWait)
 	defer t.Stop()
 	select {
 	case s.hashing <- struct{}{}:
-		return func() { <-s.hashing }, true
+		defer func() { <-s.hashing }()
+		hash()
+		return true
 	case <-t.C:
 	case <-r.Context().Done():
 	}
-	return nil, false
+	return false
 }
 
-// busyHashing is the message of a log-in or sign-up that got no turn to hash.
-const busyHashing = "The server is busy checking other passwords. Try again in a few seconds."
+// busyHashing answers a log-in or sign-up that got no turn to hash.
+func busyHashing(w http.ResponseWriter, fail func(int, string) error) error {
+	w.Header().Set("Retry-After", fmt.Sprint(int(hashWait/time.Second)))
+	return fail(http.StatusServiceUnavailable, "The server is busy checking other passwords. Try again in a few seconds.")
+}
 
 // New returns a Server; it parses the embedded templates once.
 func New(opt Options) (*Server, error) {
@@ -202,7 +207,8 @@ func (s *Server) Register(mux *http.ServeMux) {
 		}
 		mux.Handle(pattern, web.Stack(s.wrap(fn),
 			web.Recover(s.opt.Log),
-			s.limitForms,
+			web.LimitRequestsAnswering(maxForm, formTimeout, s.formTooLarge),
+			s.parseForm,
 			s.csrfGuard.Handler,
 		))
 	}
@@ -242,34 +248,27 @@ const maxForm = 64 << 10
 
 var formTimeout = 20 * time.Second
 
-// limitForms bounds what a dashboard request may send and take, answering in HTML as the
-// pages do: a body over maxForm is a 413, one that has not arrived within formTimeout a
-// 408, and the handler's context ends at formTimeout. The form is parsed here, so that a
-// body cut short does not reach the handlers as a form without its CSRF token.
-func (s *Server) limitForms(next http.Handler) http.Handler {
+func (s *Server) formTooLarge(w http.ResponseWriter, r *http.Request) {
+	s.pageError(w, r, http.StatusRequestEntityTooLarge, fmt.Sprintf("The form is larger than the limit of %d bytes.", maxForm))
+}
+
+// parseForm reads the form before the handlers do, answering in HTML as the pages do when
+// it cannot: over maxForm (a chunked body, which no length announced) 413, not arrived
+// within formTimeout 408. PostFormValue would take a body cut short for a form without its
+// CSRF token.
+func (s *Server) parseForm(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.ContentLength > maxForm {
-			s.pageError(w, r, http.StatusRequestEntityTooLarge, fmt.Sprintf("The form is larger than the limit of %d bytes.", maxForm))
-			return
-		}
-		ctx, cancel := context.WithTimeout(r.Context(), formTimeout)
-		defer cancel()
-		r = r.WithContext(ctx)
-		if r.Body != nil && r.Body != http.NoBody {
-			r.Body = http.MaxBytesReader(w, r.Body, maxForm)
-			_ = http.NewResponseController(w).SetReadDeadline(time.Now().Add(formTimeout))
-			if err := r.ParseForm(); err != nil {
-				var tooBig *http.MaxBytesError
-				switch {
-				case errors.As(err, &tooBig):
-					s.pageError(w, r, http.StatusRequestEntityTooLarge, fmt.Sprintf("The form is larger than the limit of %d bytes.", maxForm))
-				case web.BodyTimedOut(err):
-					s.pageError(w, r, http.StatusRequestTimeout, "The form did not arrive in time.")
-				default:
-					s.pageError(w, r, http.StatusBadRequest, "The form could not be read.")
-				}
-				return
+		if err := r.ParseForm(); err != nil {
+			var tooBig *http.MaxBytesError
+			switch {
+			case errors.As(err, &tooBig):
+				s.formTooLarge(w, r)
+			case web.BodyTimedOut(err):
+				s.pageError(w, r, http.StatusRequestTimeout, "The form did not arrive in time.")
+			default:
+				s.pageError(w, r, http.StatusBadRequest, "The form could not be read.")
 			}
+			return
 		}
 		next.ServeHTTP(w, r)
 	})
@@ -309,7 +308,7 @@ func pageHeaders(w http.ResponseWriter) {
 	w.Header().Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; frame-ancestors 'none'; form-action 'self'")
 }
 
-// pageError answers with the error page outside a handler (see limitForms).
+// pageError answers with the error page outside a handler (see parseForm).
 func (s *Server) pageError(w http.ResponseWriter, r *http.Request, code int, msg string) {
 	pageHeaders(w)
 	s.renderError(w, r, code, msg)
@@ -535,12 +534,10 @@ func (s *Server) signup(w http.ResponseWriter, r *http.Request) error {
 			s.signups.giveBack(addr, now)
 		}
 	}()
-	end, ok := s.startHash(r)
-	if !ok {
-		w.Header().Set("Retry-After", "5")
-		return fail(http.StatusServiceUnavailable, busyHashing)
+	var passwordHash string
+	if !s.hashInTurn(r, func() { passwordHash = auth.HashPassword(password) }) {
+		return busyHashing(w, fail)
 	}
-	passwordHash := func() string { defer end(); return auth.HashPassword(password) }()
 	key := auth.NewKey()
 	acct, err := s.opt.Store.CreateAccount(r.Context(), account.NewAccount{
 		Email: email, Plan: quota.DefaultPlan, KeyHash: account.HashKey(key), KeyHint: account.KeyHint(key), PasswordHash: passwordHash,
@@ -613,13 +610,11 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) error {
 		// emails have accounts.
 		hash = s.dummyHash
 	}
-	end, ok := s.startHash(r)
-	if !ok {
+	var wrong bool
+	if !s.hashInTurn(r, func() { wrong = auth.CheckPassword(hash, password) != nil }) {
 		try.cancel()
-		w.Header().Set("Retry-After", "5")
-		return fail(http.StatusServiceUnavailable, busyHashing)
+		return busyHashing(w, fail)
 	}
-	wrong := func() bool { defer end(); return auth.CheckPassword(hash, password) != nil }()
 	if wrong || acct.ID == 0 || hash == s.dummyHash {
 		s.opt.Log.Info("dashboard: log-in failed", "addr", addr)
 		return fail(http.StatusUnauthorized, "Wrong email or password. (Accounts made with 'ipatlas keys create' have no password and cannot log in.)")

@@ -346,11 +346,21 @@ func isKeyChar(c byte) bool {
 // price on every request: a goroutine (whose stack grows on the render path), a timer, and
 // the whole body buffered and copied; measured, that doubled the server CPU per request of
 // the geolocation answer. The server's WriteTimeout still bounds every connection.
+//
+// A body announced larger than maxBody is the JSON 413 at once.
 func LimitRequests(maxBody int64, timeout time.Duration) Middleware {
+	return LimitRequestsAnswering(maxBody, timeout, func(w http.ResponseWriter, _ *http.Request) {
+		WriteError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("The request body is larger than the limit of %d bytes.", maxBody))
+	})
+}
+
+// LimitRequestsAnswering is LimitRequests answering a body announced too large with
+// tooLarge, for handlers that answer in another format than JSON (the dashboard's HTML).
+func LimitRequestsAnswering(maxBody int64, timeout time.Duration, tooLarge http.HandlerFunc) Middleware {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			if r.ContentLength > maxBody {
-				WriteError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("The request body is larger than the limit of %d bytes.", maxBody))
+				tooLarge(w, r)
 				return
 			}
 			if r.Body != nil && r.Body != http.NoBody {

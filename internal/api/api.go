@@ -14,7 +14,6 @@ import (
 
 	"github.com/ipatlas/ipatlas/internal/account"
 	"github.com/ipatlas/ipatlas/internal/dataset"
-	"github.com/ipatlas/ipatlas/internal/graphql"
 	"github.com/ipatlas/ipatlas/internal/quota"
 	"github.com/ipatlas/ipatlas/internal/web"
 	"github.com/prometheus/client_golang/prometheus"
@@ -103,16 +102,18 @@ func (s *Server) routes() {
 	if s.opt.Registry != nil && !s.opt.PrivateMetrics {
 		s.mux.Handle("GET /metrics", promhttp.HandlerFor(s.opt.Registry, promhttp.HandlerOpts{}))
 	}
-	// Everything else: the JSON error body instead of ServeMux's plain-text 404 and 405,
-	// with CORS headers on free-api's GraphQL path (GET /graphql/free-api), which browsers
-	// call; a route of its own there would conflict with POST /graphql/{package}.
-	unmatched := web.Unmatched(s.mux)
-	s.mux.Handle("/", s.stack("unmatched", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path == "/graphql/"+graphql.FreeAPI {
-			keylessCORS(w.Header())
-		}
-		unmatched.ServeHTTP(w, r)
-	})))
+	// Everything else: the JSON error body instead of ServeMux's plain-text 404 and 405.
+	s.mux.Handle("/", s.stack("unmatched", web.Unmatched(s.mux)))
+}
+
+// wrongMethod answers the methods of a path that its routes do not take, as web.Unmatched
+// does, for paths that need a route of their own for it: those browsers call, whose 405
+// carries CORS headers too (openCORS).
+func wrongMethod(allow string) web.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		w.Header().Set("Allow", allow)
+		return web.Errorf(http.StatusMethodNotAllowed, "Method %s is not allowed on %s; use %s.", r.Method, web.RedactPath(r.URL.EscapedPath()), allow)
+	}
 }
 
 // Mux returns the router, for the other parts of the service that share the listener (the

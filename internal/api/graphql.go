@@ -43,9 +43,11 @@ func (s *Server) graphqlRoutes() {
 		s.open("GET /graphql/{package}/schema.graphql", down)
 		return
 	}
+	// free-api is for browsers: its answers carry CORS headers, errors and 405 included.
 	freeAPI := func(r *http.Request) bool { return r.PathValue("package") == graphql.FreeAPI }
 	s.openCORS("POST /graphql/{package}", freeAPI, s.graphqlPost(gql, s.keylessLim))
-	s.open("OPTIONS /graphql/{package}", s.graphqlPreflight(gql))
+	s.openCORS("OPTIONS /graphql/{package}", freeAPI, s.graphqlPreflight(gql))
+	s.openCORS("/graphql/{package}", freeAPI, wrongMethod("POST"))
 	s.open("GET /graphql/{package}/schema.graphql", s.graphqlSchema(gql))
 }
 

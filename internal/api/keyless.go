@@ -139,10 +139,10 @@ func (s *Server) keyless(l *keylessLimiter, fn web.HandlerFunc) web.HandlerFunc 
 	}
 }
 
-// admitKeyless is the door of every keyless lookup, REST or GraphQL: CORS headers on every
-// answer (errors included), then the per-address rate limit.
+// admitKeyless is the door of every keyless lookup, REST or GraphQL: the per-address rate
+// limit. (Their routes are registered with openCORS, which adds the CORS headers to every
+// answer.)
 func (s *Server) admitKeyless(l *keylessLimiter, w http.ResponseWriter, r *http.Request) error {
-	keylessCORS(w.Header())
 	if ok, wait := l.allow(s.keylessAddr(r)); !ok {
 		secs := keylessRetrySecs(wait)
 		w.Header().Set("Retry-After", strconv.Itoa(secs))
@@ -170,10 +170,10 @@ func keylessPreflight(w http.ResponseWriter, r *http.Request) error {
 	return corsPreflight(w, r, "GET, OPTIONS")
 }
 
-// corsPreflight answers a CORS preflight request for a keyless resource that allows methods.
+// corsPreflight answers a CORS preflight request for a keyless resource that allows methods
+// (its route registered with openCORS, which adds the origin headers).
 func corsPreflight(w http.ResponseWriter, r *http.Request, methods string) error {
 	h := w.Header()
-	keylessCORS(h)
 	h.Set("Access-Control-Allow-Methods", methods)
 	if req := r.Header.Get("Access-Control-Request-Headers"); req != "" && len(req) <= 1024 {
 		h.Set("Access-Control-Allow-Headers", req)

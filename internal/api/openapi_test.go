@@ -359,6 +359,7 @@ var oaNotDocumented = map[string]string{
 	"/":                            "the catch-all answering 404 and 405 for everything else",
 	"/data/reverse-geocode-client": "the keyless endpoint's 405 for other methods, with CORS headers",
 	"/data/am-i-roaming":           "the keyless endpoint's 405 for other methods, with CORS headers",
+	"/graphql/{package}":           "the 405 for other methods, with CORS headers on free-api",
 	`"GET " + LoadTestPath`:        "the load-test baseline, registered only with serve --load-test-endpoint",
 }
 

@@ -4,7 +4,6 @@ import (
 	"net/http"
 
 	"github.com/ipatlas/ipatlas/internal/quota"
-	"github.com/ipatlas/ipatlas/internal/web"
 )
 
 // placeRoutes registers user risk and the hazard report, phone validation, reverse
@@ -20,15 +19,8 @@ func (s *Server) placeRoutes() {
 	always := func(*http.Request) bool { return true }
 	s.openCORS("GET /data/reverse-geocode-client", always, s.keyless(lim, s.reverseGeocodeClient))
 	s.openCORS("OPTIONS /data/reverse-geocode-client", always, keylessPreflight)
-	s.openCORS("/data/reverse-geocode-client", always, keylessWrongMethod)
+	s.openCORS("/data/reverse-geocode-client", always, wrongMethod("GET, HEAD"))
 	s.openCORS("GET /data/am-i-roaming", always, s.keyless(lim, s.amIRoaming))
 	s.openCORS("OPTIONS /data/am-i-roaming", always, keylessPreflight)
-	s.openCORS("/data/am-i-roaming", always, keylessWrongMethod)
-}
-
-// keylessWrongMethod is the 405 of a keyless endpoint asked with another method than GET,
-// HEAD or OPTIONS, with the CORS headers ServeMux's own 405 would lack.
-func keylessWrongMethod(w http.ResponseWriter, r *http.Request) error {
-	w.Header().Set("Allow", "GET, HEAD, OPTIONS")
-	return web.Errorf(http.StatusMethodNotAllowed, "Method %s is not allowed on %s; use GET.", r.Method, r.URL.Path)
+	s.openCORS("/data/am-i-roaming", always, wrongMethod("GET, HEAD"))
 }

@@ -114,54 +114,56 @@ func (c ClientAddrs) ViaHTTPS(r *http.Request) bool {
 	if !ok || !c.trusted(peer) {
 		return false
 	}
-	proto := ""
 	if c.Header == HeaderForwarded {
-		// The last element is the nearest proxy's; a proto in an earlier one is not its word.
-		for _, line := range r.Header.Values(HeaderForwarded) {
-			for elem := range strings.SplitSeq(line, ",") {
-				proto = ""
-				for pair := range strings.SplitSeq(elem, ";") {
-					if k, v, ok := strings.Cut(strings.TrimSpace(pair), "="); ok && strings.EqualFold(k, "proto") {
-						proto = strings.Trim(v, `"`)
-					}
-				}
-			}
+		elems := listValues(r.Header, HeaderForwarded)
+		if len(elems) == 0 {
+			return false
 		}
-	} else {
-		for _, line := range r.Header.Values("X-Forwarded-Proto") {
-			for f := range strings.SplitSeq(line, ",") {
-				proto = strings.TrimSpace(f)
-			}
-		}
+		proto, _ := forwardedParam(elems[len(elems)-1], "proto")
+		return strings.EqualFold(proto, "https")
 	}
-	return strings.EqualFold(proto, "https")
+	protos := listValues(r.Header, "X-Forwarded-Proto")
+	return len(protos) > 0 && strings.EqualFold(protos[len(protos)-1], "https")
 }
 
 // forwardedHops lists proxy hops, leftmost first, from the header named (X-Forwarded-For
 // when empty).
 func forwardedHops(h http.Header, name string) []string {
-	var hops []string
-	if name == HeaderForwarded {
-		for _, line := range h.Values(HeaderForwarded) {
-			for elem := range strings.SplitSeq(line, ",") {
-				for pair := range strings.SplitSeq(elem, ";") {
-					k, v, ok := strings.Cut(strings.TrimSpace(pair), "=")
-					if ok && strings.EqualFold(k, "for") {
-						hops = append(hops, strings.Trim(v, `"`))
-					}
-				}
-			}
-		}
-		return hops
+	if name != HeaderForwarded {
+		return listValues(h, HeaderXForwardedFor)
 	}
-	for _, line := range h.Values(HeaderXForwardedFor) {
-		for f := range strings.SplitSeq(line, ",") {
-			if f = strings.TrimSpace(f); f != "" {
-				hops = append(hops, f)
-			}
+	var hops []string
+	for _, elem := range listValues(h, HeaderForwarded) {
+		if v, ok := forwardedParam(elem, "for"); ok {
+			hops = append(hops, v)
 		}
 	}
 	return hops
+}
+
+// listValues is the comma-separated list of header name, over all its lines, leftmost
+// first, without empty elements.
+func listValues(h http.Header, name string) []string {
+	var out []string
+	for _, line := range h.Values(name) {
+		for f := range strings.SplitSeq(line, ",") {
+			if f = strings.TrimSpace(f); f != "" {
+				out = append(out, f)
+			}
+		}
+	}
+	return out
+}
+
+// forwardedParam is the value of parameter key in one element of a Forwarded header
+// (for=192.0.2.60;proto=https), unquoted.
+func forwardedParam(elem, key string) (string, bool) {
+	for pair := range strings.SplitSeq(elem, ";") {
+		if k, v, ok := strings.Cut(strings.TrimSpace(pair), "="); ok && strings.EqualFold(k, key) {
+			return strings.Trim(v, `"`), true
+		}
+	}
+	return "", false
 }
 
 // parseHostAddr accepts "1.2.3.4", "1.2.3.4:80", "[::1]:80", "[::1]" and "::1".

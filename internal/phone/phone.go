@@ -108,8 +108,10 @@ type Result struct {
 	// PAGER, UAN, VOICEMAIL, or UNKNOWN (exactly when IsValid is false).
 	LineType string
 
-	// Region is the ISO 3166-1 alpha-2 code (upper case) of the country the number belongs
-	// to, for the API's country object; see above for when it is empty.
+	// Region is the region of the number's numbering plan, as libphonenumber names it: the
+	// ISO 3166-1 alpha-2 code (upper case) of its country, except for the plans of places
+	// ISO gives no code of their own (XK Kosovo; AC Ascension and TA Tristan da Cunha, parts
+	// of SH); see above for when it is empty.
 	Region string
 }
 

@@ -24,10 +24,10 @@ const maxTimeZoneID = 64
 
 // timeZoneInfo answers /data/timezone-info?timeZoneId=Australia/Sydney. Names follow
 // localityLanguage; "default" is English (an id has no country). Any id of the IANA
-// database is answered, those CLDR does not name (Etc/GMT+2, US/Eastern) with names made
-// of their offset; others are a 404, as are zoneinfo files that are no zone (localtime,
-// posixrules, Factory, posix/ and right/: ipgeo's notAZone). Ids are case-sensitive, as
-// IANA's are.
+// database is answered: CLDR's aliases of its zones (US/Eastern, GB) as those zones, the
+// ids CLDR does not name (Etc/GMT+2) with names made of their offset. Others are a 404, as
+// are zoneinfo files that are no zone (localtime, posixrules, Factory, posix/ and right/:
+// ipgeo's notAZone). Ids are case-sensitive, as IANA's are.
 func (s *Server) timeZoneInfo(w http.ResponseWriter, r *http.Request) error {
 	id := strings.TrimSpace(param(r, "timeZoneId"))
 	switch {

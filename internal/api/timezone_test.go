@@ -38,6 +38,14 @@ func TestTimeZoneEndpoints(t *testing.T) {
 	if tz := ipGetJSON(t, s, "/data/timezone-info?timeZoneId=Asia/Kolkata&key=good", 200); tz["utcTime"] != nil || tz["utcOffset"] != "+05:30" {
 		t.Errorf("Asia/Kolkata now: %v", tz)
 	}
+	// An alias in CLDR's table (cldr-bcp47) answers as its zone, under its own id.
+	for alias, zone := range map[string]string{"US/Eastern": "America/New_York", "Asia/Calcutta": "Asia/Kolkata", "GB": "Europe/London"} {
+		want := ipGetJSON(t, s, "/data/timezone-info?localityLanguage=fr&timeZoneId="+zone+ref, 200)
+		want["ianaTimeId"] = alias
+		if diff := cmp.Diff(want, ipGetJSON(t, s, "/data/timezone-info?localityLanguage=fr&timeZoneId="+alias+ref, 200)); diff != "" {
+			t.Errorf("%s is not answered as %s (-%s +%s):\n%s", alias, zone, zone, alias, diff)
+		}
+	}
 	// At sea, the nautical zone, named by its offset (CLDR has no names for it).
 	if tz := ipGetJSON(t, s, "/data/timezone-by-location?latitude=0&longitude=-30"+ref, 200); tz["ianaTimeId"] != "Etc/GMT+2" || tz["utcOffset"] != "-02" || tz["effectiveTimeZoneFull"] != "GMT-02:00" {
 		t.Errorf("at sea: %v", tz)

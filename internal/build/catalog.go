@@ -70,6 +70,15 @@ func DefaultCatalog() []Source {
 			Notes: "GeoNames cities500: every populated place with at least 500 inhabitants.",
 		},
 		{
+			Name: "cldr-bcp47", Licence: "Unicode-3.0",
+			Attribution: "Unicode CLDR data, Copyright © Unicode, Inc.",
+			Homepage:    "https://cldr.unicode.org",
+			Fetch: NPM{Package: "cldr-bcp47", Version: "48.2.0",
+				Integrity: "sha512-ks3zN+Wbg1zMqvJNeDai1zA0JBGHbAnxv2Ko4rjVohvXscDGmTa7VNy1T+QRlQw3QVPzQcCm2EOiEtAfOU4d+g=="},
+			Feeds: []string{"timeZone.displayName", "timeZone.effectiveTimeZoneFull", "timeZone.effectiveTimeZoneShort"},
+			Notes: "Only the time zone aliases: the old and link ids of a zone (US/Eastern, Asia/Calcutta, Europe/Zaporozhye), so that timezone-info names them as their zone. Without it such ids are named by their offset.",
+		},
+		{
 			Name: "cldr-core", Licence: "Unicode-3.0",
 			Attribution: "Unicode CLDR data, Copyright © Unicode, Inc.",
 			Homepage:    "https://cldr.unicode.org",

@@ -396,8 +396,9 @@ func (db *DB) TimeZone(ianaID string, at time.Time, lang string) (TZ, bool) {
 
 // zoneOf returns the zone ianaID. The data's zones are CLDR's; other ids that Go's time
 // zone database knows are made on first use and kept: the Etc/GMT±N zones of the open sea,
-// which reverse geocoding finds there, Etc/UTC, and the old links (US/Eastern). They have no
-// localised names and are named by their offset, as the data's zones are without names.
+// which reverse geocoding finds there, Etc/UTC, and, in data built without CLDR's aliases,
+// the old links (US/Eastern). They have no localised names and are named by their offset,
+// as the data's zones are without names.
 // The database's ids are a fixed few hundred, so what is kept is bounded.
 func (zt *zoneTables) zoneOf(id string) (*zone, bool) {
 	if i, ok := zt.zoneIdx[id]; ok {

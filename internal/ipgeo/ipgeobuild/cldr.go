@@ -24,6 +24,7 @@ type fsOpt struct {
 
 type tzStats struct {
 	windowsTexts  int
+	aliasZones    int // zones added for an alias id
 	noMetazone    int
 	noMetazoneIDs []string
 }
@@ -294,9 +295,50 @@ func parseWindowsTexts(fsys fs.FS) (map[string]string, error) {
 	return out, nil
 }
 
-// readTZ assembles the time zone tables for the zones the records use and every zone CLDR
-// knows.
-func readTZ(ctx context.Context, core, dates fs.FS, winText fsOpt, used []string) (ipgeo.TZData, tzStats, error) {
+// parseZoneAliases reads bcp47/timezone.json of cldr-bcp47, which lists every CLDR time
+// zone with the ids it is known by, its CLDR id first ("America/New_York US/Eastern
+// EST5EDT", "Asia/Calcutta Asia/Kolkata"). It returns each other id → that CLDR id.
+func parseZoneAliases(fsys fs.FS) (map[string]string, error) {
+	b, err := fs.ReadFile(fsys, "bcp47/timezone.json")
+	if err != nil {
+		return nil, err
+	}
+	var doc struct {
+		Keyword struct {
+			U struct {
+				TZ map[string]json.RawMessage `json:"tz"`
+			} `json:"u"`
+		} `json:"keyword"`
+	}
+	if err := json.Unmarshal(b, &doc); err != nil {
+		return nil, fmt.Errorf("bcp47/timezone.json: %w", err)
+	}
+	out := map[string]string{}
+	for _, raw := range doc.Keyword.U.TZ {
+		var z struct {
+			Alias string `json:"_alias"`
+		}
+		if json.Unmarshal(raw, &z) != nil {
+			continue // the key's own "_description" and "_alias", which are strings
+		}
+		ids := strings.Fields(z.Alias)
+		for _, id := range ids[min(1, len(ids)):] {
+			// An id listed under two zones would make the snapshot depend on map order.
+			if prev, ok := out[id]; !ok || ids[0] < prev {
+				out[id] = ids[0]
+			}
+		}
+	}
+	if len(out) == 0 {
+		return nil, errors.New("bcp47/timezone.json: no time zone aliases")
+	}
+	return out, nil
+}
+
+// readTZ assembles the time zone tables for the zones the records use, every zone CLDR
+// knows, and the other ids of those that aliases (id → CLDR id, nil without cldr-bcp47)
+// gives and Go's time zone database has rules for.
+func readTZ(ctx context.Context, core, dates fs.FS, winText fsOpt, aliases map[string]string, used []string) (ipgeo.TZData, tzStats, error) {
 	var st tzStats
 	meta, err := parseMetaZones(core)
 	if err != nil {
@@ -414,6 +456,16 @@ func readTZ(ctx context.Context, core, dates fs.FS, winText fsOpt, used []string
 	for z := range meta {
 		zoneSet[z] = true
 	}
+	for _, id := range slices.Sorted(maps.Keys(aliases)) {
+		if _, ok := meta[aliases[id]]; !ok || zoneSet[id] {
+			continue
+		}
+		if _, err := time.LoadLocation(id); err != nil {
+			continue
+		}
+		zoneSet[id] = true
+		st.aliasZones++
+	}
 	overridden := map[string]bool{}
 	for _, ln := range own {
 		for z := range ln.zones {
@@ -424,7 +476,11 @@ func readTZ(ctx context.Context, core, dates fs.FS, winText fsOpt, used []string
 	for _, id := range slices.Sorted(maps.Keys(zoneSet)) {
 		cid := id
 		if _, ok := meta[id]; !ok {
-			cid = equivalentZone(id, cldrIDs, meta)
+			if _, ok := meta[aliases[id]]; ok {
+				cid = aliases[id] // CLDR's own word, rather than equivalentZone's guess
+			} else {
+				cid = equivalentZone(id, cldrIDs, meta)
+			}
 		}
 		z := ipgeo.ZoneData{ID: id}
 		spans, ok := meta[cid]

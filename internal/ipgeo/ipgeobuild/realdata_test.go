@@ -374,6 +374,14 @@ func TestRealTimeZone(t *testing.T) {
 			EffectiveFull: "Mitteleuropäische Sommerzeit", EffectiveShort: "MESZ", UTCOffsetSeconds: 7200, UTCOffset: "+02", IsDST: true}},
 		{"Europe/London", july, "en", ipgeo.TZ{IANA: "Europe/London", DisplayName: "(UTC+00:00) Greenwich Mean Time",
 			EffectiveFull: "British Summer Time", EffectiveShort: "BST", UTCOffsetSeconds: 3600, UTCOffset: "+01", IsDST: true}},
+		// Ids that CLDR lists as aliases of its zones (cldr-bcp47): named as the zone, not by
+		// their offset ("GMT-04:00"), and under their own id.
+		{"US/Eastern", july, "en", ipgeo.TZ{IANA: "US/Eastern", DisplayName: "(UTC-05:00) Eastern Time",
+			EffectiveFull: "Eastern Daylight Time", EffectiveShort: "EDT", UTCOffsetSeconds: -14400, UTCOffset: "-04", IsDST: true}},
+		{"Europe/Zaporozhye", jan, "de", ipgeo.TZ{IANA: "Europe/Zaporozhye", DisplayName: "(UTC+02:00) Eastern European Time",
+			EffectiveFull: "Osteuropäische Normalzeit", EffectiveShort: "OEZ", UTCOffsetSeconds: 7200, UTCOffset: "+02"}},
+		{"GB", july, "en", ipgeo.TZ{IANA: "GB", DisplayName: "(UTC+00:00) Greenwich Mean Time",
+			EffectiveFull: "British Summer Time", EffectiveShort: "BST", UTCOffsetSeconds: 3600, UTCOffset: "+01", IsDST: true}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.zone+"/"+tc.lang+"/"+tc.at.Month().String(), func(t *testing.T) {

@@ -602,6 +602,43 @@ func TestLoginLimitsBounded(t *testing.T) {
 	}
 }
 
+// An address out of attempts must not touch the pair table: were the pair counted first
+// and given back after the address refused, such an attempt would, in a full table, first
+// evict another pair's failures to make room for its own. Here the owner's pair is the
+// only one below its limit, so it is the one a full table would forget.
+func TestLoginLimitsAddressFirst(t *testing.T) {
+	const attackerPairs = 10
+	l := newLoginLimits(Options{MaxLoginFailures: 5, MaxAddrLoginFailures: 5 * attackerPairs, MaxEmailLoginFailures: 100, LoginWindow: 15 * time.Minute})
+	l.byPair = newThrottle(5, 15*time.Minute, attackerPairs+1, evictWhenFull)
+	now := time.Unix(1_000_000, 0)
+	const owner, ownerAddr = "owner@example.com", "198.51.100.7"
+	for range 3 {
+		if _, ok := l.begin(ownerAddr, owner, now); !ok {
+			t.Fatal("the owner's pair refused early")
+		}
+	}
+	// The attacker's pairs reach their limit, which brings its address to its own, and the
+	// pair table is full.
+	for i := range attackerPairs {
+		for range 5 {
+			if _, ok := l.begin("192.0.2.1", fmt.Sprintf("u%d@example.com", i), now); !ok {
+				t.Fatalf("attempt on u%d refused early", i)
+			}
+		}
+	}
+	if n := len(l.byPair.hits); n != attackerPairs+1 {
+		t.Fatalf("%d pair entries, want a full table of %d", n, attackerPairs+1)
+	}
+	for i := range 5 {
+		if _, ok := l.begin("192.0.2.1", fmt.Sprintf("v%d@example.com", i), now); ok {
+			t.Fatal("an attempt over the address's limit was let through")
+		}
+	}
+	if w := l.byPair.hits[ownerAddr+"\x00"+owner]; w == nil || w.n != 3 {
+		t.Errorf("the owner's pair lost its 3 failures to refused attempts of another address: %+v", w)
+	}
+}
+
 func TestCookies(t *testing.T) {
 	for _, tls := range []bool{false, true} {
 		t.Run(map[bool]string{false: "http", true: "https"}[tls], func(t *testing.T) {

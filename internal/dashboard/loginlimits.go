@@ -41,8 +41,9 @@ type attempt struct {
 
 // begin starts an attempt by addr (a client key, see clientAddr) as email, and reports
 // false, counting nothing, when a limit is reached. The address is counted first: an
-// address out of attempts adds no entry for the pairs it goes on trying, so it cannot fill
-// the pair table (a refused attempt leaves no entry behind, see throttle.giveBack).
+// address out of attempts does not touch the pair table for the pairs it goes on trying,
+// so it can neither fill it nor, when it is full, make it forget another pair's failures
+// to make room (TestLoginLimitsAddressFirst).
 func (l *loginLimits) begin(addr, email string, now time.Time) (attempt, bool) {
 	pair := addr + "\x00" + email // an address holds no NUL, so the first one splits the key
 	a := attempt{l: l, pair: pair, addr: addr, email: email, now: now, countsForEmail: !l.known.has(pair, now)}

@@ -4,8 +4,8 @@
 //	c, err := client.New("http://127.0.0.1:8080", key)
 //	geo, err := c.IPGeolocationWithConfidence(ctx, client.GeolocationRequest{IP: "8.8.8.8"})
 //
-// The key is sent in the x-service-key header, never in the URL, and not at all to the
-// keyless endpoints. A non-2xx answer is returned as an *Error carrying the service's
+// The key is sent in the x-service-key header, never in the URL, not at all to the keyless
+// endpoints, and not on to another host or from https to http when a redirect points there. A non-2xx answer is returned as an *Error carrying the service's
 // status and description.
 //
 // Fields the service may leave out are pointers or carry omitempty, so that an absent
@@ -23,6 +23,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -32,6 +33,9 @@ import (
 const MaxResponseBytes = 32 << 20
 
 const defaultTimeout = 30 * time.Second
+
+// keyHeader carries the API key.
+const keyHeader = "x-service-key"
 
 // Client calls one ipatlas server. It is safe for concurrent use.
 type Client struct {
@@ -45,7 +49,8 @@ type Client struct {
 type Option func(*Client)
 
 // WithHTTPClient sets the HTTP client (timeouts, transport, proxies). The default is a
-// client with a 30 s timeout.
+// client with a 30 s timeout. The client uses a copy of hc whose redirect policy also drops
+// the key where a redirect leaves the server (see New); hc's own policy still applies.
 func WithHTTPClient(hc *http.Client) Option {
 	return func(c *Client) { c.http = hc }
 }
@@ -75,13 +80,40 @@ func New(baseURL, key string, opts ...Option) (*Client, error) {
 	for _, o := range opts {
 		o(c)
 	}
+	c.http = keyStaysHome(c.http)
 	return c, nil
+}
+
+// keyStaysHome returns a copy of hc whose redirects drop the API key when they lead to
+// another host, or from https to http. net/http forwards such custom headers on every
+// redirect (it drops only Authorization and cookies), and the service never redirects a
+// call, so a redirect comes from something in between that has no business with the key.
+func keyStaysHome(hc *http.Client) *http.Client {
+	cp := *hc
+	policy := hc.CheckRedirect
+	cp.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		from := via[0].URL
+		if req.URL.Host != from.Host || (from.Scheme == "https" && req.URL.Scheme != "https") {
+			req.Header.Del(keyHeader)
+		}
+		if policy != nil {
+			return policy(req, via)
+		}
+		if len(via) >= 10 { // net/http's default policy
+			return errors.New("stopped after 10 redirects")
+		}
+		return nil
+	}
+	return &cp
 }
 
 // Error is a non-2xx answer: the service's {"status", "description"} body.
 type Error struct {
-	Status      int    `json:"status"`
+	Status      int    `json:"status"` // the HTTP status, whatever the body says
 	Description string `json:"description"`
+	// RetryAfter is how long the server asks the caller to wait before trying again (the
+	// Retry-After header of a 429 or 503, in seconds); 0 when it does not say.
+	RetryAfter time.Duration `json:"-"`
 }
 
 func (e *Error) Error() string {
@@ -122,7 +154,7 @@ func (c *Client) do(ctx context.Context, method, path string, query url.Values, 
 		req.Header.Set("User-Agent", c.userAgent)
 	}
 	if auth == withKey && c.key != "" {
-		req.Header.Set("x-service-key", c.key)
+		req.Header.Set(keyHeader, c.key)
 	}
 	resp, err := c.http.Do(req)
 	if err != nil {
@@ -137,7 +169,7 @@ func (c *Client) do(ctx context.Context, method, path string, query url.Values, 
 		return fmt.Errorf("client: %s %s: the answer is larger than %d bytes", method, path, MaxResponseBytes)
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return errorOf(resp.StatusCode, answer)
+		return errorOf(resp, answer)
 	}
 	if err := json.Unmarshal(answer, out); err != nil {
 		return fmt.Errorf("client: %s %s: decode the answer: %w", method, path, err)
@@ -146,23 +178,36 @@ func (c *Client) do(ctx context.Context, method, path string, query url.Values, 
 }
 
 // errorOf reads the service's error body. A proxy in front of the server may answer with
-// something else; its status and the start of its text are kept.
-func errorOf(status int, body []byte) error {
-	var e Error
-	if err := json.Unmarshal(body, &e); err == nil && e.Description != "" {
-		if e.Status == 0 {
-			e.Status = status
-		}
+// something else; its status and the start of its text are kept. The status is always
+// the response's: a body from elsewhere (a proxy's 502 passing on an upstream's JSON) may
+// say another.
+func errorOf(resp *http.Response, body []byte) error {
+	e := Error{Status: resp.StatusCode, RetryAfter: retryAfter(resp.Header.Get("Retry-After"))}
+	var b struct {
+		Description string `json:"description"`
+	}
+	if err := json.Unmarshal(body, &b); err == nil && b.Description != "" {
+		e.Description = b.Description
 		return &e
 	}
-	desc := strings.TrimSpace(string(body))
-	if len(desc) > 512 {
-		desc = desc[:512] + "..."
+	e.Description = strings.TrimSpace(string(body))
+	if len(e.Description) > 512 {
+		e.Description = e.Description[:512] + "..."
 	}
-	if desc == "" {
-		desc = http.StatusText(status)
+	if e.Description == "" {
+		e.Description = http.StatusText(e.Status)
 	}
-	return &Error{Status: status, Description: desc}
+	return &e
+}
+
+// retryAfter reads a Retry-After header given in seconds, as the service gives it; an
+// HTTP date or anything else reads as 0.
+func retryAfter(v string) time.Duration {
+	n, err := strconv.Atoi(strings.TrimSpace(v))
+	if err != nil || n <= 0 {
+		return 0
+	}
+	return time.Duration(min(n, 86400)) * time.Second
 }
 
 // IsStatus reports whether err is an *Error with the given status.

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"go/parser"
 	"go/token"
+	"io"
 	"math/big"
 	"net/http"
 	"net/http/httptest"
@@ -14,6 +15,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -491,6 +493,88 @@ func TestErrorFromAProxy(t *testing.T) {
 		t.Fatalf("got %#v", err)
 	}
 }
+
+// A proxy's error passes on a body that names another status, and asks for a wait: the
+// error's status is the response's, and the wait is kept.
+func TestErrorStatusIsTheResponses(t *testing.T) {
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Retry-After", "7")
+		w.WriteHeader(http.StatusServiceUnavailable)
+		io.WriteString(w, `{"status":404,"description":"No valid entry was found."}`)
+	}))
+	defer ts.Close()
+	c, _ := client.New(ts.URL, testKey)
+	_, err := c.Health(context.Background())
+	var e *client.Error
+	if !errors.As(err, &e) || e.Status != 503 || e.Description != "No valid entry was found." || e.RetryAfter != 7*time.Second {
+		t.Fatalf("got %#v", err)
+	}
+}
+
+// A redirect to another host or from https to http does not take the key along; one on the
+// same host does, and the caller's own redirect policy still applies.
+func TestKeyStaysOnTheServersHost(t *testing.T) {
+	var got sync.Map // path → key received
+	record := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got.Store(r.URL.Path, r.Header.Get("x-service-key"))
+		io.WriteString(w, `{"isoAlpha2":"IE"}`)
+	})
+	elsewhere := httptest.NewServer(record)
+	defer elsewhere.Close()
+	mux := http.NewServeMux()
+	mux.HandleFunc("/away/", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, elsewhere.URL+"/sink"+r.URL.Path, http.StatusFound)
+	})
+	mux.HandleFunc("/here/", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "/home"+r.URL.Path, http.StatusFound)
+	})
+	mux.Handle("/home/", record)
+	home := httptest.NewServer(mux)
+	defer home.Close()
+	ctx := context.Background()
+
+	away, _ := client.New(home.URL+"/away", testKey)
+	if _, err := away.CountryInfo(ctx, client.CountryInfoRequest{Code: "IE"}); err != nil {
+		t.Fatal(err)
+	}
+	if k, ok := got.Load("/sink/away/data/country-info"); !ok || k != "" {
+		t.Errorf("another host received key %q (reached: %v)", k, ok)
+	}
+	here, _ := client.New(home.URL+"/here", testKey)
+	if _, err := here.CountryInfo(ctx, client.CountryInfoRequest{Code: "IE"}); err != nil {
+		t.Fatal(err)
+	}
+	if k, _ := got.Load("/home/here/data/country-info"); k != testKey {
+		t.Errorf("the same host received key %q", k)
+	}
+
+	// https to http on the same host: a transport that redirects to http and records.
+	var plain string
+	downgrade := roundTripper(func(r *http.Request) (*http.Response, error) {
+		if r.URL.Scheme == "https" {
+			return &http.Response{StatusCode: http.StatusFound, Header: http.Header{"Location": {"http://" + r.URL.Host + r.URL.Path}}, Body: http.NoBody, Request: r}, nil
+		}
+		plain = r.Header.Get("x-service-key")
+		return &http.Response{StatusCode: 200, Header: http.Header{}, Body: io.NopCloser(strings.NewReader(`{"isoAlpha2":"IE"}`)), Request: r}, nil
+	})
+	tls, _ := client.New("https://ipatlas.example", testKey, client.WithHTTPClient(&http.Client{Transport: downgrade}))
+	if _, err := tls.CountryInfo(ctx, client.CountryInfoRequest{Code: "IE"}); err != nil || plain != "" {
+		t.Errorf("a redirect from https to http sent key %q (%v)", plain, err)
+	}
+
+	refuse := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	own, _ := client.New(home.URL+"/here", testKey, client.WithHTTPClient(refuse))
+	if _, err := own.CountryInfo(ctx, client.CountryInfoRequest{Code: "IE"}); !client.IsStatus(err, http.StatusFound) {
+		t.Errorf("the caller's redirect policy was not applied: %v", err)
+	}
+	if refuse.CheckRedirect == nil {
+		t.Error("the caller's http.Client was changed")
+	}
+}
+
+type roundTripper func(*http.Request) (*http.Response, error)
+
+func (f roundTripper) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
 
 // TestBasePathPrefix: a server behind a proxy under a path prefix.
 func TestBasePathPrefix(t *testing.T) {

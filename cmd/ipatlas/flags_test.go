@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ipatlas/ipatlas/internal/auth"
 )
 
 func TestParseFlagsEnvPrecedence(t *testing.T) {
@@ -89,6 +91,8 @@ func TestCommandHelp(t *testing.T) {
 		{[]string{"keys", "create", "--help"}, "-plans"},
 		{[]string{"keys", "regenerate", "-h"}, "-wait"},
 		{[]string{"keys", "password", "-h"}, "Usage: ipatlas keys password"},
+		{[]string{"version", "-h"}, "Usage: ipatlas version"},
+		{[]string{"--version", "--help"}, "Usage: ipatlas version"},
 		{[]string{"lookup", "--help"}, "asn <asn>"},
 		{[]string{"lookup", "-h"}, "/data/timezone-info"},
 		{[]string{"lookup", "help"}, "reverse <latitude> <longitude>"},
@@ -138,6 +142,10 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"lookup", "ip", "--bogus", "x"}, "lookup ip: flag provided but not defined"},
 		{[]string{"lookup", "ip", "8.8.8.8", "junk"}, `extra argument "junk" is not name=value`},
 		{[]string{"lookup", "--bogus"}, "lookup --bogus: unknown kind"},
+		{[]string{"lookup", "ip", ""}, "lookup ip: <ip> is empty"},
+		{[]string{"lookup", "network", " "}, "lookup network: <ip> is empty"},
+		{[]string{"lookup", "ip", "8.8.8.8", "ip=1.1.1.1"}, "ip= is set by an argument or flag already"},
+		{[]string{"lookup", "country", "IE", "localityLanguage=fr", "--lang", "de"}, "localityLanguage= is set by an argument or flag already"},
 		{[]string{"-v"}, `unknown command "-v"`},
 		{[]string{"version", "junk"}, `version: unexpected argument "junk"`},
 		{[]string{"--version", "junk"}, `unexpected argument "junk"`},
@@ -151,6 +159,10 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"serve", "--key-poll-interval", "0"}, "--key-poll-interval 0s: must be positive"},
 		{[]string{"serve", "--key-poll-interval", "-1s"}, "--key-poll-interval -1s: must be positive"},
 		{[]string{"serve", "--reload-interval", "-1s"}, "--reload-interval -1s: must not be negative (0: never check, only reload on SIGHUP or POST /admin/reload)"},
+		{[]string{"serve", "--addr", "nonsense"}, `serve: --addr "nonsense": want host:port`},
+		{[]string{"serve", "--admin-addr", "127.0.0.1"}, `serve: --admin-addr "127.0.0.1": want host:port`},
+		{[]string{"serve", "--ipv4-addr", "0.0.0.0:"}, `serve: --ipv4-addr "0.0.0.0:": want host:port`},
+		{[]string{"keys", "create", "--email", "a@example.org", "--store", "bogus"}, `--store "bogus": want sqlite:PATH`},
 		{[]string{"serve", "--shutdown-timeout", "0"}, "--shutdown-timeout 0s: must be positive"},
 		{[]string{"serve", "--shutdown-timeout", "-5s"}, "--shutdown-timeout -5s: must be positive"},
 		{[]string{"keys", "regenerate", "--email", "a@example.org", "--wait", "-1s"}, "--wait must not be negative"},
@@ -201,6 +213,9 @@ func TestEnvValueErrors(t *testing.T) {
 		{"IPATLAS_KEY_POLL_INTERVAL", "0", []string{"keys", "regenerate", "--email", "a@example.org"}, "keys regenerate: IPATLAS_KEY_POLL_INTERVAL must be positive"},
 		{"IPATLAS_WAIT", "-1s", []string{"keys", "regenerate", "--email", "a@example.org"}, "keys regenerate: IPATLAS_WAIT must not be negative"},
 		{"IPATLAS_MONTHLY_LIMIT", "-1", []string{"keys", "create", "--email", "a@example.org"}, "keys create: IPATLAS_MONTHLY_LIMIT must not be negative"},
+		{"IPATLAS_STORE", "bogus", []string{"keys", "create", "--email", "a@example.org"}, `IPATLAS_STORE "bogus": want sqlite:PATH`},
+		{"IPATLAS_STORE", "sqlite:", []string{"keys", "regenerate", "--email", "a@example.org"}, "IPATLAS_STORE sqlite: needs a file path"},
+		{"IPATLAS_ADDR", "bad:port:x", []string{"serve"}, `serve: IPATLAS_ADDR "bad:port:x": want host:port`},
 	} {
 		t.Run(tc.env, func(t *testing.T) {
 			t.Setenv(tc.env, tc.value)
@@ -240,5 +255,42 @@ func TestKeysRegenerateWaitDefault(t *testing.T) {
 	wait, _, _ = strings.Cut(wait, "\n")
 	if n := strings.Count(wait, "default"); n != 1 || !strings.Contains(wait, "(default: three --key-poll-interval, 600ms)") {
 		t.Errorf("--wait help gives %d defaults: %q", n, wait)
+	}
+}
+
+// TestKeysPasswordLength: a password outside sign-up's bounds is refused (exit status 2)
+// before the store is opened, never cut to fit; one at the upper bound is set whole.
+func TestKeysPasswordLength(t *testing.T) {
+	store := "sqlite:" + filepath.Join(t.TempDir(), "a.db")
+	ctx := context.Background()
+	if err := run(ctx, []string{"keys", "create", "--email", "pw@example.org", "--store", store}, io.Discard, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"--email", "pw@example.org", "--store", store}
+	for _, pw := range []string{"short", strings.Repeat("x", auth.MaxPasswordLen+1), strings.Repeat("y", 100_000)} {
+		err := runKeysPassword(ctx, args, strings.NewReader(pw+"\n"), io.Discard, io.Discard)
+		if err == nil || exitCode(err) != 2 {
+			t.Errorf("a password of %d bytes: error %v, want a usage error", len(pw), err)
+		}
+	}
+	long := strings.Repeat("z", auth.MaxPasswordLen)
+	if err := runKeysPassword(ctx, args, strings.NewReader(long+"\r\n"), io.Discard, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	st, err := openStore(ctx, store, "--store")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	acct, err := st.AccountByEmail(ctx, "pw@example.org")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hash, err := st.PasswordHash(ctx, acct.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := auth.CheckPassword(hash, long); err != nil {
+		t.Errorf("the %d-byte password does not check: %v", len(long), err)
 	}
 }

@@ -42,7 +42,7 @@ func runKeysCreate(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if _, ok := plans[*plan]; !ok {
 		return usageError{fmt.Sprintf("keys create: %s: no plan %q is configured", fs.origin("plan"), *plan)}
 	}
-	store, err := openStore(ctx, *storeURL)
+	store, err := openStore(ctx, *storeURL, fs.origin("store"))
 	if err != nil {
 		return err
 	}
@@ -84,7 +84,7 @@ func runKeysRegenerate(ctx context.Context, args []string, stdout, stderr io.Wri
 		}
 		*wait = keyChangeWait(*poll)
 	}
-	store, err := openStore(ctx, *storeURL)
+	store, err := openStore(ctx, *storeURL, fs.origin("store"))
 	if err != nil {
 		return err
 	}
@@ -121,15 +121,16 @@ func runKeysPassword(ctx context.Context, args []string, stdin io.Reader, stdout
 	if *email == "" {
 		return usageError{"keys password: --email is required"}
 	}
-	line, err := bufio.NewReader(io.LimitReader(stdin, 4096)).ReadString('\n')
+	// Read past the limit, so that a longer line is refused rather than cut to fit.
+	line, err := bufio.NewReader(io.LimitReader(stdin, auth.MaxPasswordLen+3)).ReadString('\n')
 	if err != nil && !errors.Is(err, io.EOF) {
 		return fmt.Errorf("keys password: read stdin: %w", err)
 	}
 	password := strings.TrimRight(line, "\r\n")
-	if len(password) < 10 {
-		return usageError{"keys password: give a password of at least 10 characters on stdin"}
+	if len(password) < auth.MinPasswordLen || len(password) > auth.MaxPasswordLen {
+		return usageError{fmt.Sprintf("keys password: give a password of %d to %d bytes on stdin", auth.MinPasswordLen, auth.MaxPasswordLen)}
 	}
-	store, err := openStore(ctx, *storeURL)
+	store, err := openStore(ctx, *storeURL, fs.origin("store"))
 	if err != nil {
 		return err
 	}

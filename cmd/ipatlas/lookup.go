@@ -79,12 +79,19 @@ func runLookup(args []string, stdout io.Writer) error {
 			kind.synopsis(), kind.exampleCommand(name))}
 	}
 	for i, p := range kind.params {
+		// The API would answer an empty ip for the caller, which offline is nobody.
+		if strings.TrimSpace(pos[i]) == "" {
+			return usageError{fmt.Sprintf("lookup %s: <%s> is empty, e.g. '%s'", name, p, kind.exampleCommand(name))}
+		}
 		q.Set(p, pos[i])
 	}
 	for _, extra := range pos[len(kind.params):] {
 		k, v, ok := strings.Cut(extra, "=")
 		if !ok || k == "" {
 			return usageError{fmt.Sprintf("lookup %s: extra argument %q is not name=value", name, extra)}
+		}
+		if q.Has(k) { // an argument or --lang sets it: one of the two would be ignored
+			return usageError{fmt.Sprintf("lookup %s: %s= is set by an argument or flag already (localityLanguage: --lang)", name, k)}
 		}
 		q.Set(k, v)
 	}

@@ -139,6 +139,10 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	switch {
 	case isVersionWord(cmd):
+		if len(rest) == 1 && isHelpWord(rest[0]) { // every command takes -h
+			fmt.Fprintln(stdout, "Usage: ipatlas version\n\nPrints the version of this binary.")
+			return nil
+		}
 		if len(rest) > 0 {
 			return usageError{fmt.Sprintf("%s: unexpected argument %q (see 'ipatlas -h')", cmd, rest[0])}
 		}

@@ -76,6 +76,16 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if (c.tlsCert == "") != (c.tlsKey == "") {
 		return usageError{fmt.Sprintf("serve: %s and %s go together", fs.origin("tls-cert"), fs.origin("tls-key"))}
 	}
+	// A listen address that cannot parse is a usage error found now, not after the snapshot
+	// has loaded (seconds, and most of the memory).
+	for _, l := range []struct{ flag, addr string }{{"addr", c.addr}, {"ipv4-addr", c.ipv4Addr}, {"admin-addr", c.adminAddr}} {
+		if l.addr == "" && l.flag != "addr" {
+			continue
+		}
+		if _, port, err := net.SplitHostPort(l.addr); err != nil || port == "" {
+			return usageError{fmt.Sprintf("serve: %s %q: want host:port, e.g. 127.0.0.1:8080 or :8080", fs.origin(l.flag), l.addr)}
+		}
+	}
 	if c.privateMetrics && c.adminAddr == "" {
 		return usageError{fmt.Sprintf("serve: %s serves the metrics on the admin listener only; give it with --admin-addr", fs.origin("private-metrics"))}
 	}
@@ -109,7 +119,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if ctx.Err() != nil {
 		return stoppedOr(ctx, log, nil)
 	}
-	store, err := openStore(ctx, c.storeURL)
+	store, err := openStore(ctx, c.storeURL, fs.origin("store"))
 	if err != nil {
 		return stoppedOr(ctx, log, err)
 	}

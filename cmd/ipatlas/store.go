@@ -15,12 +15,14 @@ import (
 const defaultStore = "sqlite:./var/ipatlas.db"
 
 // openStore opens the account store named by url: "sqlite:PATH" or a postgres:// URL.
-func openStore(ctx context.Context, url string) (account.Store, error) {
+// origin names the setting it came from for errors: "--store", or IPATLAS_STORE when the
+// environment gave it (cmdFlags.origin).
+func openStore(ctx context.Context, url, origin string) (account.Store, error) {
 	switch {
 	case strings.HasPrefix(url, "sqlite:"):
 		path := strings.TrimPrefix(url, "sqlite:")
 		if path == "" {
-			return nil, usageError{"--store sqlite: needs a file path, e.g. sqlite:./var/ipatlas.db"}
+			return nil, usageError{origin + " sqlite: needs a file path, e.g. sqlite:./var/ipatlas.db"}
 		}
 		if err := os.MkdirAll(filepath.Dir(path), 0o750); err != nil {
 			return nil, err
@@ -29,7 +31,7 @@ func openStore(ctx context.Context, url string) (account.Store, error) {
 	case strings.HasPrefix(url, "postgres://"), strings.HasPrefix(url, "postgresql://"):
 		return postgres.Open(ctx, url)
 	}
-	return nil, usageError{fmt.Sprintf("--store %q: want sqlite:PATH or a postgres:// URL", redactURL(url))}
+	return nil, usageError{fmt.Sprintf("%s %q: want sqlite:PATH or a postgres:// URL", origin, redactURL(url))}
 }
 
 // redactURL hides a password in a store URL before it is printed.

@@ -23,6 +23,10 @@ const (
 	argonSaltLen = 16
 )
 
+// The lengths of a password the service sets (sign-up, `ipatlas keys password`), in bytes:
+// at least a little to guess, at most what is still cheap to receive and hash.
+const MinPasswordLen, MaxPasswordLen = 10, 1024
+
 // ErrBadPassword is returned by CheckPassword for a wrong password or an account with none.
 var ErrBadPassword = errors.New("auth: wrong password")
 

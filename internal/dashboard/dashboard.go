@@ -487,8 +487,6 @@ func (s *Server) signupForm(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-const minPassword, maxPassword = 10, 1024
-
 func (s *Server) signup(w http.ResponseWriter, r *http.Request) error {
 	if !s.opt.Signup {
 		return errSignupOff
@@ -505,8 +503,8 @@ func (s *Server) signup(w http.ResponseWriter, r *http.Request) error {
 	if !account.ValidEmail(email) {
 		return fail(http.StatusBadRequest, "Enter a valid email address, such as name@example.org.")
 	}
-	if len(password) < minPassword || len(password) > maxPassword {
-		return fail(http.StatusBadRequest, fmt.Sprintf("Choose a password of %d to %d characters.", minPassword, maxPassword))
+	if len(password) < auth.MinPasswordLen || len(password) > auth.MaxPasswordLen {
+		return fail(http.StatusBadRequest, fmt.Sprintf("Choose a password of %d to %d characters.", auth.MinPasswordLen, auth.MaxPasswordLen))
 	}
 	now, addr := s.opt.Now(), s.clientAddr(r)
 	tooMany := func() error {

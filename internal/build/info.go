@@ -24,18 +24,24 @@ func Info(path string) (dbfile.Metadata, error) {
 }
 
 // WriteInfo writes md as text for people: a line on the snapshot, a table of sources
-// (source, version, status, data date, counts, licence), then each source's notes and the
-// attributions that must be shown with the data. Write errors are not reported: it writes to
-// a terminal or a pipe, where there is nothing better to do about them.
+// (source, version, status, data date, licence, counts), then each source's notes and the
+// attributions that must be shown with the data. The counts come last and wrap, so that one
+// source with many (cloud-ipranges names every provider) does not widen every row. Write
+// errors are not reported: it writes to a terminal or a pipe, where there is nothing better
+// to do about them.
 func WriteInfo(w io.Writer, md dbfile.Metadata) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "snapshot format %d, data up to %s, %d sources\n\n", md.FormatVersion, formatDate(md.BuildTime), len(md.Sources))
 
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "SOURCE\tVERSION\tSTATUS\tDATA DATE\tRECORDS\tLICENCE")
+	fmt.Fprintln(tw, "SOURCE\tVERSION\tSTATUS\tDATA DATE\tLICENCE\tRECORDS")
 	for _, s := range md.Sources {
+		counts := wrapItems(countItems(s.Records), countsWidth)
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", s.Name, dash(s.Version), dash(s.Status),
-			formatDate(s.DataDate), dash(formatCounts(s.Records)), dash(s.Licence))
+			formatDate(s.DataDate), dash(s.Licence), counts[0])
+		for _, more := range counts[1:] {
+			fmt.Fprintf(tw, "\t\t\t\t\t%s\n", more)
+		}
 	}
 	tw.Flush() // cannot fail: it writes to a strings.Builder
 
@@ -60,13 +66,37 @@ func WriteInfo(w io.Writer, md dbfile.Metadata) {
 	io.WriteString(w, b.String())
 }
 
-// formatCounts renders counts as "a=1 b=2", sorted by kind.
-func formatCounts(m map[string]int) string {
+// countItems renders counts as "a=1", "b=2", sorted by kind.
+func countItems(m map[string]int) []string {
 	parts := make([]string, 0, len(m))
 	for _, k := range slices.Sorted(maps.Keys(m)) {
 		parts = append(parts, fmt.Sprintf("%s=%d", k, m[k]))
 	}
-	return strings.Join(parts, " ")
+	return parts
+}
+
+// countsWidth is where the counts column wraps.
+const countsWidth = 60
+
+// wrapItems joins items with spaces into lines of at most width bytes (a longer item is a
+// line of its own); no items is one "-".
+func wrapItems(items []string, width int) []string {
+	if len(items) == 0 {
+		return []string{"-"}
+	}
+	var lines []string
+	line := ""
+	for _, it := range items {
+		if line != "" && len(line)+1+len(it) > width {
+			lines = append(lines, line)
+			line = ""
+		}
+		if line != "" {
+			line += " "
+		}
+		line += it
+	}
+	return append(lines, line)
 }
 
 // formatDate renders a data date as yyyy-mm-dd in UTC, "-" for unknown.

@@ -42,17 +42,23 @@ func TestWriteInfo(t *testing.T) {
 		BuildTime:     time.Date(2026, 1, 20, 0, 0, 0, 0, time.UTC),
 		Sources: []dbfile.SourceInfo{
 			{Name: "cldr-core", Version: "48.2.0", Status: "ok", Licence: "Unicode-3.0", Attribution: "Unicode CLDR",
-				DataDate: time.Date(2025, 10, 29, 0, 0, 0, 0, time.UTC), Records: map[string]int{"territories": 258, "currencies": 266}},
+				DataDate: time.Date(2025, 10, 29, 0, 0, 0, 0, time.UTC), Records: map[string]int{"territories": 258, "currencies": 266, "time zones": 563}},
+			{Name: "clouds", Version: "live", Status: "ok", Licence: "CC0-1.0", Records: map[string]int{
+				"amazon": 3859, "apple-proxy": 13745, "cloudflare": 22, "digitalocean": 234, "github": 5519, "google": 112,
+				"microsoft": 519, "oracle": 793, "providers": 9, "ranges": 24813}},
 			{Name: "geonames", Status: "missing", Licence: "CC-BY-4.0", Attribution: "GeoNames", Note: "not in the mirror"},
 		},
 	}
 	var buf bytes.Buffer
 	WriteInfo(&buf, md)
-	want := `snapshot format 1, data up to 2026-01-20, 2 sources
+	want := `snapshot format 1, data up to 2026-01-20, 3 sources
 
-SOURCE     VERSION  STATUS   DATA DATE   RECORDS                         LICENCE
-cldr-core  48.2.0   ok       2025-10-29  currencies=266 territories=258  Unicode-3.0
-geonames   -        missing  -           -                               CC-BY-4.0
+SOURCE     VERSION  STATUS   DATA DATE   LICENCE      RECORDS
+cldr-core  48.2.0   ok       2025-10-29  Unicode-3.0  currencies=266 territories=258 time zones=563
+clouds     live     ok       -           CC0-1.0      amazon=3859 apple-proxy=13745 cloudflare=22 digitalocean=234
+                                                      github=5519 google=112 microsoft=519 oracle=793 providers=9
+                                                      ranges=24813
+geonames   -        missing  -           CC-BY-4.0    -
 
 notes:
   geonames: not in the mirror
@@ -105,8 +111,8 @@ func ExampleWriteInfo() {
 	// Output:
 	// snapshot format 1, data up to 2026-09-18, 1 sources
 	//
-	// SOURCE     VERSION  STATUS  DATA DATE   RECORDS  LICENCE
-	// greetings  -        ok      2026-09-18  words=1  CC0-1.0
+	// SOURCE     VERSION  STATUS  DATA DATE   LICENCE  RECORDS
+	// greetings  -        ok      2026-09-18  CC0-1.0  words=1
 	//
 	// notes:
 	//   greetings: Read from a mirror folder

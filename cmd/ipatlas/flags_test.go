@@ -143,6 +143,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"lookup", "ip", "8.8.8.8", "junk"}, `extra argument "junk" is not name=value`},
 		{[]string{"lookup", "--bogus"}, "lookup --bogus: unknown kind"},
 		{[]string{"lookup", "ip", ""}, "lookup ip: <ip> is empty"},
+		{[]string{"lookup", "ip", "8.8.8.8", "--", "--data", "x"}, `lookup ip: extra argument "--data" is not name=value`},
 		{[]string{"lookup", "network", " "}, "lookup network: <ip> is empty"},
 		{[]string{"lookup", "ip", "8.8.8.8", "ip=1.1.1.1"}, "ip= is set by an argument or flag already"},
 		{[]string{"lookup", "country", "IE", "localityLanguage=fr", "--lang", "de"}, "localityLanguage= is set by an argument or flag already"},

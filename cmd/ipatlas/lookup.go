@@ -169,10 +169,13 @@ Kinds:
 
 // splitLookupArgs separates flags from positional arguments, so flags may follow the
 // arguments ('lookup ip 8.8.8.8 --lang de'). Every lookup flag takes a value. A negative
-// number is an argument (a longitude), not a flag.
+// number is an argument (a longitude), not a flag; after "--" everything is an argument.
 func splitLookupArgs(args []string) (flags, pos []string) {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
+		if a == "--" { // the usual end of flags: the rest are arguments, however they look
+			return flags, append(pos, args[i+1:]...)
+		}
 		if _, err := strconv.ParseFloat(a, 64); err == nil || !strings.HasPrefix(a, "-") {
 			pos = append(pos, a)
 			continue

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/netip"
@@ -37,6 +38,9 @@ func runDataUpdate(ctx context.Context, args []string, stdout, stderr io.Writer)
 		DataDir: *dataDir, CacheDir: *cacheDir, MirrorDir: *mirror, Offline: *offline, Only: onlyList,
 		Sections: datasetbuild.Sections(), Progress: stderr,
 	})
+	if errors.Is(err, build.ErrOptions) {
+		return usageError{"data update: " + err.Error()}
+	}
 	if err != nil {
 		return fmt.Errorf("data update: %w (the previous snapshot, if any, is unchanged)", err)
 	}
@@ -64,7 +68,7 @@ func runDataInfo(args []string, stdout io.Writer) error {
 	return nil
 }
 
-func runDataExport(args []string, stdout io.Writer) error {
+func runDataExport(ctx context.Context, args []string, stdout io.Writer) error {
 	fs := newFlagSet("data export", stdout)
 	dataDir := fs.String("data", "./var/data", "directory holding the snapshot")
 	mmdbPath := fs.String("mmdb", "", "write the IP data to this MaxMind DB file")
@@ -82,7 +86,7 @@ func runDataExport(args []string, stdout io.Writer) error {
 		}
 		p, err := netip.ParsePrefix(s)
 		if err != nil {
-			return usageError{fmt.Sprintf("data export: --within %q: %v", s, err)}
+			return usageError{fmt.Sprintf("data export: %s %q: %v", fs.origin("within"), s, err)}
 		}
 		within = append(within, p.Masked())
 	}
@@ -97,7 +101,7 @@ func runDataExport(args []string, stdout io.Writer) error {
 	}
 	defer os.Remove(tmp.Name())
 	bw := bufio.NewWriterSize(tmp, 1<<20)
-	st, err := mmdbexport.Write(bw, snap.IPGeo, snap.Net, mmdbexport.Options{Within: within, Built: snap.Meta.BuildTime})
+	st, err := mmdbexport.Write(ctx, bw, snap.IPGeo, snap.Net, mmdbexport.Options{Within: within, Built: snap.Meta.BuildTime})
 	if err == nil {
 		err = bw.Flush()
 	}

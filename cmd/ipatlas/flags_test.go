@@ -125,6 +125,7 @@ func TestCommandHelp(t *testing.T) {
 func TestUsageErrors(t *testing.T) {
 	storePath := filepath.Join(t.TempDir(), "never-created.db")
 	store := "sqlite:" + storePath
+	dataDir := filepath.Join(filepath.Dir(storePath), "data")
 	for _, tc := range []struct {
 		args []string
 		want string
@@ -161,7 +162,13 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"serve", "--key-poll-interval", "-1s"}, "--key-poll-interval -1s: must be positive"},
 		{[]string{"serve", "--reload-interval", "-1s"}, "--reload-interval -1s: must not be negative (0: never check, only reload on SIGHUP or POST /admin/reload)"},
 		{[]string{"serve", "--addr", "nonsense"}, `serve: --addr "nonsense": want host:port`},
+		{[]string{"data", "update", "--data", dataDir, "--only", "geonames", "--offline"}, "data update: build: --only refreshes sources from the network, which --offline forbids"},
+		{[]string{"data", "update", "--data", dataDir, "--only", "nosuchsource"}, `data update: build: --only "nosuchsource": no such source in the catalogue`},
+		{[]string{"data", "update", "--data", dataDir, "--mirror", filepath.Join(dataDir, "nonexistent")}, "data update: build: --mirror"},
+		{[]string{"data", "export", "--mmdb", filepath.Join(dataDir, "x.mmdb"), "--within", "bad"}, `data export: --within "bad"`},
 		{[]string{"serve", "--admin-addr", "127.0.0.1"}, `serve: --admin-addr "127.0.0.1": want host:port`},
+		{[]string{"serve", "--addr", "127.0.0.1:99999"}, `serve: --addr "127.0.0.1:99999": want host:port`},
+		{[]string{"serve", "--addr", "127.0.0.1:-1"}, `serve: --addr "127.0.0.1:-1": want host:port`},
 		{[]string{"serve", "--ipv4-addr", "0.0.0.0:"}, `serve: --ipv4-addr "0.0.0.0:": want host:port`},
 		{[]string{"keys", "create", "--email", "a@example.org", "--store", "bogus"}, `--store "bogus": want sqlite:PATH`},
 		{[]string{"serve", "--shutdown-timeout", "0"}, "--shutdown-timeout 0s: must be positive"},
@@ -217,6 +224,7 @@ func TestEnvValueErrors(t *testing.T) {
 		{"IPATLAS_STORE", "bogus", []string{"keys", "create", "--email", "a@example.org"}, `IPATLAS_STORE "bogus": want sqlite:PATH`},
 		{"IPATLAS_STORE", "sqlite:", []string{"keys", "regenerate", "--email", "a@example.org"}, "IPATLAS_STORE sqlite: needs a file path"},
 		{"IPATLAS_ADDR", "bad:port:x", []string{"serve"}, `serve: IPATLAS_ADDR "bad:port:x": want host:port`},
+		{"IPATLAS_WITHIN", "bad", []string{"data", "export", "--mmdb", "x.mmdb"}, `data export: IPATLAS_WITHIN "bad"`},
 	} {
 		t.Run(tc.env, func(t *testing.T) {
 			t.Setenv(tc.env, tc.value)

@@ -119,7 +119,7 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		case "info":
 			return runDataInfo(a, stdout)
 		case "export":
-			return runDataExport(a, stdout)
+			return runDataExport(ctx, a, stdout)
 		default:
 			return groupHelp("data", s, a, "update, info or export", stdout, stderr)
 		}

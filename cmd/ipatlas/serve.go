@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/http/pprof"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -82,7 +83,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if l.addr == "" && l.flag != "addr" {
 			continue
 		}
-		if _, port, err := net.SplitHostPort(l.addr); err != nil || port == "" {
+		if !listenAddrSyntax(l.addr) {
 			return usageError{fmt.Sprintf("serve: %s %q: want host:port, e.g. 127.0.0.1:8080 or :8080", fs.origin(l.flag), l.addr)}
 		}
 	}
@@ -92,6 +93,16 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	log, err := newLogger(stderr, fs, c.logFormat, c.logLevel)
 	if err != nil {
 		return err
+	}
+	// The certificate is read now, not after the snapshot has loaded (seconds, and most of
+	// the memory), so that a wrong path or pair fails at once.
+	var cert *tls.Certificate
+	if c.tlsCert != "" {
+		pair, err := tls.LoadX509KeyPair(c.tlsCert, c.tlsKey)
+		if err != nil {
+			return fmt.Errorf("serve: %s, %s: %w", fs.origin("tls-cert"), fs.origin("tls-key"), err)
+		}
+		cert = &pair
 	}
 	trusted, err := web.ParseTrustedProxies(c.trustedProxies)
 	if err != nil {
@@ -152,7 +163,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	wg.Go(func() { meter.Run(bg) })
 	wg.Go(func() { live.Watch(bg, c.reloadInterval, hup) })
 
-	servers, err := listen(c, root, adminHandler(reg, live))
+	servers, err := listen(c, root, adminHandler(reg, live), cert, log)
 	if err != nil {
 		return err
 	}
@@ -236,15 +247,13 @@ type listener struct {
 	role string
 	srv  *http.Server
 	ln   net.Listener
-	tls  bool
-	cert string
-	key  string
+	tls  bool // srv.TLSConfig holds the certificate
 }
 
 func (l listener) serve() error {
 	var err error
 	if l.tls {
-		err = l.srv.ServeTLS(l.ln, l.cert, l.key)
+		err = l.srv.ServeTLS(l.ln, "", "")
 	} else {
 		err = l.srv.Serve(l.ln)
 	}
@@ -254,22 +263,30 @@ func (l listener) serve() error {
 	return err
 }
 
-func newHTTPServer(h http.Handler) *http.Server {
-	return &http.Server{
+// newHTTPServer returns the server of one listener; cert, when not nil, is its TLS
+// certificate. net/http's own messages (TLS handshake errors, mostly) go to log at Info, so
+// that they come out in the log's format, not as plain lines among JSON ones.
+func newHTTPServer(h http.Handler, cert *tls.Certificate, log *slog.Logger) *http.Server {
+	srv := &http.Server{
 		Handler:           h,
 		ReadHeaderTimeout: 5 * time.Second,
 		ReadTimeout:       30 * time.Second,
 		WriteTimeout:      30 * time.Second,
 		IdleTimeout:       120 * time.Second,
 		MaxHeaderBytes:    32 << 10,
-		TLSConfig:         &tls.Config{MinVersion: tls.VersionTLS12},
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelInfo),
 	}
+	if cert != nil {
+		srv.TLSConfig = &tls.Config{MinVersion: tls.VersionTLS12, Certificates: []tls.Certificate{*cert}}
+	}
+	return srv
 }
 
-func listen(c serveConfig, api, admin http.Handler) ([]listener, error) {
-	useTLS := c.tlsCert != ""
+// listen opens the listeners c names; cert, when not nil, is the API listeners' TLS
+// certificate (the admin listener is plain HTTP).
+func listen(c serveConfig, api, admin http.Handler, cert *tls.Certificate, log *slog.Logger) ([]listener, error) {
 	var out []listener
-	add := func(role, network, addr string, h http.Handler, withTLS bool) error {
+	add := func(role, network, addr string, h http.Handler, cert *tls.Certificate) error {
 		ln, err := net.Listen(network, addr)
 		if err != nil {
 			for _, l := range out {
@@ -277,19 +294,19 @@ func listen(c serveConfig, api, admin http.Handler) ([]listener, error) {
 			}
 			return fmt.Errorf("serve: listen %s (%s): %w", addr, role, err)
 		}
-		out = append(out, listener{role: role, srv: newHTTPServer(h), ln: ln, tls: withTLS, cert: c.tlsCert, key: c.tlsKey})
+		out = append(out, listener{role: role, srv: newHTTPServer(h, cert, log), ln: ln, tls: cert != nil})
 		return nil
 	}
-	if err := add("api", "tcp", c.addr, api, useTLS); err != nil {
+	if err := add("api", "tcp", c.addr, api, cert); err != nil {
 		return nil, err
 	}
 	if c.ipv4Addr != "" {
-		if err := add("api-ipv4", "tcp4", c.ipv4Addr, api, useTLS); err != nil {
+		if err := add("api-ipv4", "tcp4", c.ipv4Addr, api, cert); err != nil {
 			return nil, err
 		}
 	}
 	if c.adminAddr != "" {
-		if err := add("admin", "tcp", c.adminAddr, admin, false); err != nil {
+		if err := add("admin", "tcp", c.adminAddr, admin, nil); err != nil {
 			return nil, err
 		}
 	}
@@ -352,4 +369,17 @@ func snapshotMetrics(live *dataset.Live) []prometheus.Collector {
 		reloads("ok", func() float64 { ok, _ := live.Reloads(); return float64(ok) }),
 		reloads("refused", func() float64 { _, bad := live.Reloads(); return float64(bad) }),
 	}
+}
+
+// listenAddrSyntax reports whether addr reads as host:port with a port net.Listen could
+// take: a number up to 65535, or a service name (":http"), which only Listen can check.
+func listenAddrSyntax(addr string) bool {
+	_, port, err := net.SplitHostPort(addr)
+	if err != nil || port == "" {
+		return false
+	}
+	if n, err := strconv.Atoi(port); err == nil || strings.TrimLeft(port, "-0123456789") == "" {
+		return err == nil && n >= 0 && n <= 65535
+	}
+	return true
 }

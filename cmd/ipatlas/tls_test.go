@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
@@ -8,6 +9,7 @@ import (
 	"crypto/x509"
 	"crypto/x509/pkix"
 	"encoding/pem"
+	"io"
 	"math/big"
 	"net"
 	"net/http"
@@ -64,5 +66,25 @@ func TestServeTLSWithHTTP2(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != 200 || resp.Proto != "HTTP/2.0" {
 		t.Errorf("got %d over %s, want 200 over HTTP/2.0", resp.StatusCode, resp.Proto)
+	}
+}
+
+// TestServeTLSFilesCheckedFirst: a missing certificate or a key of another pair fails serve
+// before it looks for a snapshot (here there is none), naming the flags.
+func TestServeTLSFilesCheckedFirst(t *testing.T) {
+	dir := t.TempDir()
+	certFile, keyFile, _ := selfSigned(t, dir)
+	other := filepath.Join(dir, "other")
+	os.Mkdir(other, 0o755)
+	_, otherKey, _ := selfSigned(t, other)
+	for _, tc := range []struct{ cert, key, want string }{
+		{filepath.Join(dir, "nope.pem"), keyFile, "no such file"},
+		{certFile, otherKey, "private key does not match public key"},
+	} {
+		err := run(context.Background(), []string{"serve", "--addr", "127.0.0.1:0", "--data", filepath.Join(dir, "no-data"),
+			"--store", "sqlite:" + filepath.Join(dir, "a.db"), "--tls-cert", tc.cert, "--tls-key", tc.key}, io.Discard, io.Discard)
+		if err == nil || !strings.Contains(err.Error(), "serve: --tls-cert, --tls-key: ") || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("cert %s, key %s: %v, want the TLS error first", tc.cert, tc.key, err)
+		}
 	}
 }

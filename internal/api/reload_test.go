@@ -41,7 +41,7 @@ func writeSnapshot(t *testing.T, path, deName string) {
 	if err := w.AddSection(dataset.SectionCountry, sec); err != nil {
 		t.Fatal(err)
 	}
-	if err := dbfile.WriteFile(path, w); err != nil {
+	if err := dbfile.WriteFile(context.Background(), path, w); err != nil {
 		t.Fatal(err)
 	}
 }

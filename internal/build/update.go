@@ -41,6 +41,10 @@ const (
 // ErrRequired is wrapped by Update when a required source could not be obtained.
 var ErrRequired = errors.New("build: required source unavailable")
 
+// ErrOptions is wrapped by Update when its Options contradict themselves or name what does
+// not exist, found before anything is fetched: the caller's mistake, not the data's.
+var ErrOptions = errors.New("build")
+
 // Options configure Update. The zero value of every field is a documented default.
 type Options struct {
 	// DataDir receives the snapshot as <DataDir>/ipatlas.snapshot, the previous one kept as
@@ -107,7 +111,7 @@ func Update(ctx context.Context, opt Options) (Result, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return Result{}, fmt.Errorf("build: %w", err)
 	}
-	if err := dbfile.WriteFile(path, w); err != nil {
+	if err := dbfile.WriteFile(ctx, path, w); err != nil {
 		return Result{}, fmt.Errorf("build: write snapshot: %w", err)
 	}
 	fi, err := os.Stat(path)
@@ -153,7 +157,7 @@ func (u *updater) acquireAll(ctx context.Context) (map[string]fs.FS, map[string]
 		u.printf("not read by any section, not fetched: %s\n", strings.Join(unused, ", "))
 	}
 	if len(failed) > 0 {
-		return nil, nil, fmt.Errorf("%w, snapshot left unchanged: %s", ErrRequired, strings.Join(failed, "; "))
+		return nil, nil, fmt.Errorf("%w: %s", ErrRequired, strings.Join(failed, "; "))
 	}
 	return trees, got, nil
 }
@@ -179,7 +183,7 @@ func (u *updater) buildSections(ctx context.Context, trees map[string]fs.FS) (ma
 			data, err = sec.Build(ctx, sectionSources{trees: trees, needs: sec.Needs}, u.rep)
 		}
 		if err != nil {
-			return nil, fmt.Errorf("build: section %q: %w; snapshot left unchanged", sec.Name, err)
+			return nil, fmt.Errorf("build: section %q: %w", sec.Name, err)
 		}
 		built[sec.Name] = data
 		u.printf("section %-16s %10s %8s  %s\n", sec.Name, formatBytes(int64(len(data))),
@@ -231,17 +235,17 @@ func newUpdater(opt Options) (*updater, error) {
 		}
 	}
 	if opt.Offline && len(opt.Only) > 0 {
-		return nil, fmt.Errorf("build: --only refreshes sources from the network, which --offline forbids")
+		return nil, fmt.Errorf("%w: --only refreshes sources from the network, which --offline forbids", ErrOptions)
 	}
 	for _, n := range opt.Only {
 		if !slices.ContainsFunc(u.catalog, func(s Source) bool { return s.Name == n }) {
-			return nil, fmt.Errorf("build: --only %q: no such source in the catalogue", n)
+			return nil, fmt.Errorf("%w: --only %q: no such source in the catalogue", ErrOptions, n)
 		}
 		u.only[n] = true
 	}
 	if opt.MirrorDir != "" {
 		if fi, err := os.Stat(opt.MirrorDir); err != nil || !fi.IsDir() {
-			return nil, fmt.Errorf("build: mirror %s is not a directory", opt.MirrorDir)
+			return nil, fmt.Errorf("%w: --mirror %s is not a directory", ErrOptions, opt.MirrorDir)
 		}
 	}
 	return u, nil

@@ -2,28 +2,33 @@ package dbfile
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"time"
 )
 
 // WriteFile writes the snapshot to path so that path always holds either the old complete
 // file or the new complete file, never a partial one: it writes a temporary file in the same
 // directory, fsyncs it, keeps the existing file (if any) as path+".prev", renames the
 // temporary file over path and fsyncs the directory. On error path is unchanged and the
-// temporary file is removed. The directory must exist.
-func WriteFile(path string, w *Writer) error {
-	return writeFile(path, func(out io.Writer) error {
+// temporary file is removed. The directory must exist. When ctx ends before the rename,
+// path is left as it was and ctx's error returned: a stopped update must not publish.
+// Temporary files an earlier writer left (one killed midway) are removed once they are
+// staleTemp old.
+func WriteFile(ctx context.Context, path string, w *Writer) error {
+	return writeFile(ctx, path, func(out io.Writer) error {
 		_, err := w.WriteTo(out)
 		return err
 	})
 }
 
 // writeFile is WriteFile with the content as a function, so tests can make it fail midway.
-func writeFile(path string, write func(io.Writer) error) (err error) {
+func writeFile(ctx context.Context, path string, write func(io.Writer) error) (err error) {
 	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
 		return fmt.Errorf("dbfile: %s exists and is not a regular file", path)
 	}
@@ -31,6 +36,7 @@ func writeFile(path string, write func(io.Writer) error) (err error) {
 	if dir == "" {
 		dir = "."
 	}
+	removeStaleTemps(dir, "."+base+".tmp-*", time.Now())
 	tmp, err := os.CreateTemp(dir, "."+base+".tmp-*")
 	if err != nil {
 		return fmt.Errorf("dbfile: %w", err)
@@ -60,6 +66,9 @@ func writeFile(path string, write func(io.Writer) error) (err error) {
 	if err := tmp.Close(); err != nil {
 		return fmt.Errorf("dbfile: close %s: %w", tmp.Name(), err)
 	}
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("dbfile: %w", context.Cause(ctx))
+	}
 	restore, err := keepPrevious(path)
 	if err != nil {
 		return err
@@ -69,6 +78,22 @@ func writeFile(path string, write func(io.Writer) error) (err error) {
 		return fmt.Errorf("dbfile: %w", err)
 	}
 	return syncDir(dir)
+}
+
+// staleTemp is the age after which a temporary file of the snapshot's name is taken for
+// the leftover of a writer that died: a live one writes it within seconds, and writes it
+// continuously.
+const staleTemp = time.Hour
+
+// removeStaleTemps removes the files in dir matching pattern not modified within staleTemp
+// of now. Failures are ignored: a leftover only costs space.
+func removeStaleTemps(dir, pattern string, now time.Time) {
+	names, _ := filepath.Glob(filepath.Join(dir, pattern))
+	for _, name := range names {
+		if fi, err := os.Lstat(name); err == nil && fi.Mode().IsRegular() && now.Sub(fi.ModTime()) > staleTemp {
+			os.Remove(name)
+		}
+	}
 }
 
 // keepPrevious makes path+".prev" a copy of path, if path exists. It uses a hard link, so

@@ -2,11 +2,13 @@ package dbfile
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"io"
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -17,7 +19,7 @@ func writeSnapshot(t *testing.T, path, payload string) {
 	if err := w.AddSection("payload", []byte(payload)); err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteFile(path, w); err != nil {
+	if err := WriteFile(context.Background(), path, w); err != nil {
 		t.Fatalf("WriteFile: %v", err)
 	}
 }
@@ -86,7 +88,7 @@ func TestWriteFileFailureLeavesOldFile(t *testing.T) {
 	}
 
 	boom := errors.New("disk on fire")
-	err = writeFile(path, func(w io.Writer) error {
+	err = writeFile(context.Background(), path, func(w io.Writer) error {
 		if _, err := w.Write(bytes.Repeat([]byte("partial"), 1<<18)); err != nil {
 			return err
 		}
@@ -107,6 +109,50 @@ func TestWriteFileFailureLeavesOldFile(t *testing.T) {
 	}
 }
 
+// A write whose context ends while the new file is written does not publish it: the old
+// snapshot stays, and nothing is left behind.
+func TestWriteFileCancelledLeavesOldFile(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "ipatlas.snapshot")
+	writeSnapshot(t, path, "good")
+	ctx, cancel := context.WithCancel(context.Background())
+	err := writeFile(ctx, path, func(w io.Writer) error {
+		cancel() // the signal arrives mid-write
+		_, err := w.Write([]byte("new"))
+		return err
+	})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("writeFile = %v, want context.Canceled", err)
+	}
+	if got := payloadOf(t, path); got != "good" {
+		t.Errorf("payload %q after a cancelled write", got)
+	}
+	if diff := cmp.Diff([]string{"ipatlas.snapshot"}, dirNames(t, dir)); diff != "" {
+		t.Errorf("a cancelled write left files behind (-want +got):\n%s", diff)
+	}
+}
+
+// A temporary file that a killed writer left is removed by a later write once stale; a
+// fresh one, which may be another writer's, is not.
+func TestWriteFileRemovesStaleTemps(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "ipatlas.snapshot")
+	stale, fresh := filepath.Join(dir, ".ipatlas.snapshot.tmp-111"), filepath.Join(dir, ".ipatlas.snapshot.tmp-222")
+	for _, name := range []string{stale, fresh} {
+		if err := os.WriteFile(name, []byte("partial"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	old := time.Now().Add(-2 * staleTemp)
+	if err := os.Chtimes(stale, old, old); err != nil {
+		t.Fatal(err)
+	}
+	writeSnapshot(t, path, "good")
+	if diff := cmp.Diff([]string{".ipatlas.snapshot.tmp-222", "ipatlas.snapshot"}, dirNames(t, dir)); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
 func TestWriteFileErrors(t *testing.T) {
 	dir := t.TempDir()
 	tests := []struct {
@@ -118,7 +164,7 @@ func TestWriteFileErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if err := WriteFile(tt.path, NewWriter(Metadata{})); err == nil {
+			if err := WriteFile(context.Background(), tt.path, NewWriter(Metadata{})); err == nil {
 				t.Errorf("WriteFile(%s) succeeded, want error", tt.path)
 			}
 		})

@@ -13,6 +13,7 @@
 package mmdbexport
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -28,6 +29,9 @@ import (
 	"github.com/ipatlas/ipatlas/internal/ipgeo"
 	"github.com/ipatlas/ipatlas/internal/netinfo"
 )
+
+// checkEvery is how many inserts pass between two looks at the context.
+const checkEvery = 4096
 
 // DatabaseType is the database_type in the file's metadata.
 const DatabaseType = "ipatlas-City-ASN"
@@ -59,7 +63,9 @@ func (o Options) wanted(p netip.Prefix) bool {
 }
 
 // Write builds the tree from geo and nets (either may be nil, not both) and writes it to w.
-func Write(w io.Writer, geo *ipgeo.DB, nets *netinfo.DB, opt Options) (Stats, error) {
+// It stops with ctx's error when ctx ends before the writing begins: the whole export takes
+// minutes, and an operator's Ctrl-C should not have to wait for it.
+func Write(ctx context.Context, w io.Writer, geo *ipgeo.DB, nets *netinfo.DB, opt Options) (Stats, error) {
 	var st Stats
 	if geo == nil && nets == nil {
 		return st, errors.New("mmdbexport: the snapshot has neither geolocation nor network data")
@@ -86,6 +92,9 @@ func Write(w io.Writer, geo *ipgeo.DB, nets *netinfo.DB, opt Options) (Stats, er
 			if !opt.wanted(pfx) {
 				continue
 			}
+			if st.Places%checkEvery == 0 && ctx.Err() != nil {
+				return st, fmt.Errorf("mmdbexport: %w", context.Cause(ctx))
+			}
 			if err := tree.Insert(ipNet(pfx), placeRecord(p)); err != nil {
 				return st, fmt.Errorf("mmdbexport: insert %v: %w", pfx, err)
 			}
@@ -96,6 +105,9 @@ func Write(w io.Writer, geo *ipgeo.DB, nets *netinfo.DB, opt Options) (Stats, er
 		for n := range nets.Announced() {
 			if !opt.wanted(n.BGPPrefix) {
 				continue
+			}
+			if st.Announced%checkEvery == 0 && ctx.Err() != nil {
+				return st, fmt.Errorf("mmdbexport: %w", context.Cause(ctx))
 			}
 			rec := mmdbtype.Map{}
 			if len(n.Carriers) > 0 {
@@ -112,6 +124,9 @@ func Write(w io.Writer, geo *ipgeo.DB, nets *netinfo.DB, opt Options) (Stats, er
 			}
 			st.Announced++
 		}
+	}
+	if err := ctx.Err(); err != nil {
+		return st, fmt.Errorf("mmdbexport: %w", context.Cause(ctx))
 	}
 	if _, err := tree.WriteTo(w); err != nil {
 		return st, fmt.Errorf("mmdbexport: write: %w", err)

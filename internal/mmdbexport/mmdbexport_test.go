@@ -2,6 +2,8 @@ package mmdbexport_test
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"math/rand/v2"
 	"net/netip"
 	"testing"
@@ -41,6 +43,19 @@ type record struct {
 	ASNOrg string `maxminddb:"autonomous_system_organization"`
 }
 
+// TestExportStopsWhenCancelled: an export whose context ends stops with its error and
+// writes nothing.
+func TestExportStopsWhenCancelled(t *testing.T) {
+	snap := datasettest.Real(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var buf bytes.Buffer
+	_, err := mmdbexport.Write(ctx, &buf, snap.IPGeo, snap.Net, mmdbexport.Options{Within: []netip.Prefix{netip.MustParsePrefix("8.0.0.0/8")}})
+	if !errors.Is(err, context.Canceled) || buf.Len() != 0 {
+		t.Errorf("cancelled export: %v, %d bytes written", err, buf.Len())
+	}
+}
+
 // TestExportReadsBack exports part of the real snapshot, opens the file with MaxMind's
 // reader and checks, for random addresses in that part, that it answers what the engines
 // behind the API answer: country, city, subdivisions, coordinates, time zone, postcode, and
@@ -54,7 +69,7 @@ func TestExportReadsBack(t *testing.T) {
 	}
 	var buf bytes.Buffer
 	built := time.Date(2026, 9, 18, 0, 0, 0, 0, time.UTC)
-	st, err := mmdbexport.Write(&buf, snap.IPGeo, snap.Net, mmdbexport.Options{Within: within, Built: built})
+	st, err := mmdbexport.Write(context.Background(), &buf, snap.IPGeo, snap.Net, mmdbexport.Options{Within: within, Built: built})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -80,21 +80,29 @@ func New(baseURL, key string, opts ...Option) (*Client, error) {
 	for _, o := range opts {
 		o(c)
 	}
+	if c.http == nil {
+		c.http = &http.Client{Timeout: defaultTimeout}
+	}
 	c.http = keyStaysHome(c.http)
 	return c, nil
 }
 
-// keyStaysHome returns a copy of hc whose redirects drop the API key when they lead to
-// another host, or from https to http. net/http forwards such custom headers on every
-// redirect (it drops only Authorization and cookies), and the service never redirects a
-// call, so a redirect comes from something in between that has no business with the key.
+// keyStaysHome returns a copy of hc whose redirects drop the API key once the chain has
+// led to another host, or from https to http, even if it comes back (A → B → A: B would
+// choose where on A the key goes). net/http copies the first request's headers, custom ones
+// included, onto every hop (it drops only Authorization and cookies), and the service never
+// redirects a call, so a redirect comes from something in between that has no business
+// with the key.
 func keyStaysHome(hc *http.Client) *http.Client {
 	cp := *hc
 	policy := hc.CheckRedirect
 	cp.CheckRedirect = func(req *http.Request, via []*http.Request) error {
 		from := via[0].URL
-		if req.URL.Host != from.Host || (from.Scheme == "https" && req.URL.Scheme != "https") {
-			req.Header.Del(keyHeader)
+		for _, hop := range append(via[1:len(via):len(via)], req) {
+			if hop.URL.Host != from.Host || (from.Scheme == "https" && hop.URL.Scheme != "https") {
+				req.Header.Del(keyHeader)
+				break
+			}
 		}
 		if policy != nil {
 			return policy(req, via)
@@ -111,8 +119,9 @@ func keyStaysHome(hc *http.Client) *http.Client {
 type Error struct {
 	Status      int    `json:"status"` // the HTTP status, whatever the body says
 	Description string `json:"description"`
-	// RetryAfter is how long the server asks the caller to wait before trying again (the
-	// Retry-After header of a 429 or 503, in seconds); 0 when it does not say.
+	// RetryAfter is how long the server asks the caller to wait before trying again: the
+	// answer's Retry-After header in seconds (the service sends one with 429 and 503),
+	// at most a day; 0 when there is none or it is not a number of seconds.
 	RetryAfter time.Duration `json:"-"`
 }
 

@@ -519,7 +519,14 @@ func TestKeyStaysOnTheServersHost(t *testing.T) {
 		got.Store(r.URL.Path, r.Header.Get("x-service-key"))
 		io.WriteString(w, `{"isoAlpha2":"IE"}`)
 	})
-	elsewhere := httptest.NewServer(record)
+	var homeURL string // a detour through elsewhere comes back home under /home/back/
+	elsewhere := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if rest, ok := strings.CutPrefix(r.URL.Path, "/detour"); ok {
+			http.Redirect(w, r, homeURL+"/home/back"+rest, http.StatusFound)
+			return
+		}
+		record(w, r)
+	}))
 	defer elsewhere.Close()
 	mux := http.NewServeMux()
 	mux.HandleFunc("/away/", func(w http.ResponseWriter, r *http.Request) {
@@ -528,9 +535,13 @@ func TestKeyStaysOnTheServersHost(t *testing.T) {
 	mux.HandleFunc("/here/", func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "/home"+r.URL.Path, http.StatusFound)
 	})
+	mux.HandleFunc("/bounce/", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, elsewhere.URL+"/detour"+r.URL.Path, http.StatusFound)
+	})
 	mux.Handle("/home/", record)
 	home := httptest.NewServer(mux)
 	defer home.Close()
+	homeURL = home.URL
 	ctx := context.Background()
 
 	away, _ := client.New(home.URL+"/away", testKey)
@@ -546,6 +557,14 @@ func TestKeyStaysOnTheServersHost(t *testing.T) {
 	}
 	if k, _ := got.Load("/home/here/data/country-info"); k != testKey {
 		t.Errorf("the same host received key %q", k)
+	}
+	// Back home by way of another host, which chose where: no key either.
+	bounce, _ := client.New(home.URL+"/bounce", testKey)
+	if _, err := bounce.CountryInfo(ctx, client.CountryInfoRequest{Code: "IE"}); err != nil {
+		t.Fatal(err)
+	}
+	if k, ok := got.Load("/home/back/bounce/data/country-info"); !ok || k != "" {
+		t.Errorf("a redirect back home through another host sent key %q (reached: %v)", k, ok)
 	}
 
 	// https to http on the same host: a transport that redirects to http and records.
@@ -567,8 +586,12 @@ func TestKeyStaysOnTheServersHost(t *testing.T) {
 	if _, err := own.CountryInfo(ctx, client.CountryInfoRequest{Code: "IE"}); !client.IsStatus(err, http.StatusFound) {
 		t.Errorf("the caller's redirect policy was not applied: %v", err)
 	}
-	if refuse.CheckRedirect == nil {
-		t.Error("the caller's http.Client was changed")
+	plainClient := &http.Client{}
+	if _, err := client.New(home.URL, testKey, client.WithHTTPClient(plainClient)); err != nil || plainClient.CheckRedirect != nil {
+		t.Errorf("the caller's http.Client was changed (%v)", err)
+	}
+	if _, err := client.New(home.URL, testKey, client.WithHTTPClient(nil)); err != nil {
+		t.Errorf("WithHTTPClient(nil): %v", err)
 	}
 }
 

@@ -115,6 +115,9 @@ func runDataExport(ctx context.Context, args []string, stdout io.Writer) error {
 		err = cerr
 	}
 	if err == nil {
+		err = context.Cause(ctx) // stopped during the final write: publish nothing
+	}
+	if err == nil {
 		err = os.Rename(tmp.Name(), *mmdbPath)
 	}
 	if err != nil {

@@ -85,14 +85,24 @@ func runLookup(args []string, stdout io.Writer) error {
 		}
 		q.Set(p, pos[i])
 	}
+	// What sets each parameter, so that a name=value cannot silently override it: the
+	// arguments, --lang when given (its default yields to localityLanguage=), earlier pairs.
+	setBy := map[string]string{}
+	for _, p := range kind.params {
+		setBy[p] = "an argument"
+	}
+	if fs.flagGiven("lang") {
+		setBy["localityLanguage"] = "--lang"
+	}
 	for _, extra := range pos[len(kind.params):] {
 		k, v, ok := strings.Cut(extra, "=")
 		if !ok || k == "" {
 			return usageError{fmt.Sprintf("lookup %s: extra argument %q is not name=value", name, extra)}
 		}
-		if q.Has(k) { // an argument or --lang sets it: one of the two would be ignored
-			return usageError{fmt.Sprintf("lookup %s: %s= is set by an argument or flag already (localityLanguage: --lang)", name, k)}
+		if by, ok := setBy[k]; ok {
+			return usageError{fmt.Sprintf("lookup %s: %s= is given by %s already", name, k, by)}
 		}
+		setBy[k] = "an earlier " + k + "="
 		q.Set(k, v)
 	}
 	snap, err := dataset.Load(filepath.Join(*dataDir, snapshotFile))

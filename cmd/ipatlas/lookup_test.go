@@ -118,6 +118,11 @@ func TestLookupExamples(t *testing.T) {
 			t.Errorf("%s: %v\n%s", examples[name], err, stdout.String())
 		}
 	}
+	// Without --lang, localityLanguage= sets the language (the flag's default yields).
+	var fr strings.Builder
+	if err := run(context.Background(), []string{"lookup", "country", "IE", "localityLanguage=fr", "--data", dir}, &fr, io.Discard); err != nil || !strings.Contains(fr.String(), `"name":"Irlande"`) {
+		t.Errorf("lookup country IE localityLanguage=fr: %v\n%s", err, fr.String())
+	}
 }
 
 // TestLookupHelpLayout: the kinds table is one tabwriter block (every row has the same cells,

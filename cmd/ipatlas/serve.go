@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	stdlog "log"
 	"log/slog"
 	"net"
 	"net/http"
@@ -264,8 +265,8 @@ func (l listener) serve() error {
 }
 
 // newHTTPServer returns the server of one listener; cert, when not nil, is its TLS
-// certificate. net/http's own messages (TLS handshake errors, mostly) go to log at Info, so
-// that they come out in the log's format, not as plain lines among JSON ones.
+// certificate. net/http's own messages go to log (httpErrorLog), so that they come out in
+// the log's format, not as plain lines among JSON ones.
 func newHTTPServer(h http.Handler, cert *tls.Certificate, log *slog.Logger) *http.Server {
 	srv := &http.Server{
 		Handler:           h,
@@ -274,7 +275,7 @@ func newHTTPServer(h http.Handler, cert *tls.Certificate, log *slog.Logger) *htt
 		WriteTimeout:      30 * time.Second,
 		IdleTimeout:       120 * time.Second,
 		MaxHeaderBytes:    32 << 10,
-		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelInfo),
+		ErrorLog:          stdlog.New(httpErrorLog{log}, "", 0),
 	}
 	if cert != nil {
 		srv.TLSConfig = &tls.Config{MinVersion: tls.VersionTLS12, Certificates: []tls.Certificate{*cert}}
@@ -372,14 +373,33 @@ func snapshotMetrics(live *dataset.Live) []prometheus.Collector {
 }
 
 // listenAddrSyntax reports whether addr reads as host:port with a port net.Listen could
-// take: a number up to 65535, or a service name (":http"), which only Listen can check.
+// take: empty or a number up to 65535, or a service name (":http"), which only Listen can
+// check.
 func listenAddrSyntax(addr string) bool {
 	_, port, err := net.SplitHostPort(addr)
-	if err != nil || port == "" {
+	if err != nil {
 		return false
+	}
+	if port == "" { // ":" or "host:": any free port, as with 0
+		return true
 	}
 	if n, err := strconv.Atoi(port); err == nil || strings.TrimLeft(port, "-0123456789") == "" {
 		return err == nil && n >= 0 && n <= 65535
 	}
 	return true
+}
+
+// httpErrorLog writes net/http's messages to the service's log: a client's failed TLS
+// handshake (scanners, plain HTTP to the HTTPS port, TCP probes) at Info, anything else
+// (accept errors when out of file descriptors, say) at Warn.
+type httpErrorLog struct{ log *slog.Logger }
+
+func (h httpErrorLog) Write(p []byte) (int, error) {
+	msg := strings.TrimSuffix(string(p), "\n")
+	level := slog.LevelWarn
+	if strings.HasPrefix(msg, "http: TLS handshake error") {
+		level = slog.LevelInfo
+	}
+	h.log.Log(context.Background(), level, msg)
+	return len(p), nil
 }

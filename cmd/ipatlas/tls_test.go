@@ -10,6 +10,8 @@ import (
 	"crypto/x509/pkix"
 	"encoding/pem"
 	"io"
+	stdlog "log"
+	"log/slog"
 	"math/big"
 	"net"
 	"net/http"
@@ -86,5 +88,19 @@ func TestServeTLSFilesCheckedFirst(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), "serve: --tls-cert, --tls-key: ") || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("cert %s, key %s: %v, want the TLS error first", tc.cert, tc.key, err)
 		}
+	}
+}
+
+// TestHTTPErrorLog: net/http's messages reach the service's log in its format, handshake
+// failures at Info (routine noise), anything else at Warn.
+func TestHTTPErrorLog(t *testing.T) {
+	var buf strings.Builder
+	l := stdlog.New(httpErrorLog{slog.New(slog.NewJSONHandler(&buf, &slog.HandlerOptions{Level: slog.LevelInfo}))}, "", 0)
+	l.Printf("http: TLS handshake error from 127.0.0.1:1: EOF")
+	l.Printf("http: Accept error: too many open files; retrying in 5ms")
+	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
+	if len(lines) != 2 || !strings.Contains(lines[0], `"level":"INFO","msg":"http: TLS handshake error from 127.0.0.1:1: EOF"`) ||
+		!strings.Contains(lines[1], `"level":"WARN","msg":"http: Accept error: too many open files; retrying in 5ms"`) {
+		t.Errorf("log:\n%s", buf.String())
 	}
 }

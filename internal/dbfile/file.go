@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 )
 
@@ -36,7 +37,7 @@ func writeFile(ctx context.Context, path string, write func(io.Writer) error) (e
 	if dir == "" {
 		dir = "."
 	}
-	removeStaleTemps(dir, "."+base+".tmp-*", time.Now())
+	removeStaleTemps(dir, "."+base+".tmp-", time.Now())
 	tmp, err := os.CreateTemp(dir, "."+base+".tmp-*")
 	if err != nil {
 		return fmt.Errorf("dbfile: %w", err)
@@ -82,16 +83,21 @@ func writeFile(ctx context.Context, path string, write func(io.Writer) error) (e
 
 // staleTemp is the age after which a temporary file of the snapshot's name is taken for
 // the leftover of a writer that died: a live one writes it within seconds, and writes it
-// continuously.
+// continuously. A writer stopped for longer (SIGSTOP, a suspended machine) loses its file,
+// and then fails at the rename, publishing nothing.
 const staleTemp = time.Hour
 
-// removeStaleTemps removes the files in dir matching pattern not modified within staleTemp
-// of now. Failures are ignored: a leftover only costs space.
-func removeStaleTemps(dir, pattern string, now time.Time) {
-	names, _ := filepath.Glob(filepath.Join(dir, pattern))
-	for _, name := range names {
-		if fi, err := os.Lstat(name); err == nil && fi.Mode().IsRegular() && now.Sub(fi.ModTime()) > staleTemp {
-			os.Remove(name)
+// removeStaleTemps removes the regular files in dir whose names start with prefix and that
+// were not modified within staleTemp of now. Failures are ignored: a leftover only costs
+// space.
+func removeStaleTemps(dir, prefix string, now time.Time) {
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if !e.Type().IsRegular() || !strings.HasPrefix(e.Name(), prefix) {
+			continue
+		}
+		if fi, err := e.Info(); err == nil && now.Sub(fi.ModTime()) > staleTemp {
+			os.Remove(filepath.Join(dir, e.Name()))
 		}
 	}
 }

@@ -133,9 +133,12 @@ func TestWriteFileCancelledLeavesOldFile(t *testing.T) {
 }
 
 // A temporary file that a killed writer left is removed by a later write once stale; a
-// fresh one, which may be another writer's, is not.
+// fresh one, which may be another writer's, is not. The directory's name is no pattern.
 func TestWriteFileRemovesStaleTemps(t *testing.T) {
-	dir := t.TempDir()
+	dir := filepath.Join(t.TempDir(), "data[1]*")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
 	path := filepath.Join(dir, "ipatlas.snapshot")
 	stale, fresh := filepath.Join(dir, ".ipatlas.snapshot.tmp-111"), filepath.Join(dir, ".ipatlas.snapshot.tmp-222")
 	for _, name := range []string{stale, fresh} {

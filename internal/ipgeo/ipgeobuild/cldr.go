@@ -337,7 +337,7 @@ func parseZoneAliases(fsys fs.FS) (map[string]string, error) {
 
 // readTZ assembles the time zone tables for the zones the records use, every zone CLDR
 // knows, and the other ids of those that aliases (id → CLDR id, nil without cldr-bcp47)
-// gives and Go's time zone database has rules for.
+// gives.
 func readTZ(ctx context.Context, core, dates fs.FS, winText fsOpt, aliases map[string]string, used []string) (ipgeo.TZData, tzStats, error) {
 	var st tzStats
 	meta, err := parseMetaZones(core)
@@ -456,11 +456,11 @@ func readTZ(ctx context.Context, core, dates fs.FS, winText fsOpt, aliases map[s
 	for z := range meta {
 		zoneSet[z] = true
 	}
+	// Whether Go's time zone database knows an alias is the serving binary's business (a
+	// zone it lacks answers as unknown there), not the snapshot's: asking here would make
+	// the snapshot depend on the machine that built it.
 	for _, id := range slices.Sorted(maps.Keys(aliases)) {
 		if _, ok := meta[aliases[id]]; !ok || zoneSet[id] {
-			continue
-		}
-		if _, err := time.LoadLocation(id); err != nil {
 			continue
 		}
 		zoneSet[id] = true

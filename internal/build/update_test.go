@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -198,6 +199,23 @@ func TestUpdateMirrorPathNotRecorded(t *testing.T) {
 	}
 	if !bytes.Equal(snaps[0], snaps[1]) {
 		t.Error("the same mirror trees under two paths gave different snapshots")
+	}
+}
+
+// TestUpdateEmptyMirrorFolder: an emptied mirror folder is no copy of the source: the source
+// is missing (it has nothing else to come from here), with a warning, not ok with no data.
+func TestUpdateEmptyMirrorFolder(t *testing.T) {
+	opt := testOptions(t, newFakeFetcher(testFiles()))
+	opt.MirrorDir = t.TempDir()
+	if err := os.MkdirAll(filepath.Join(opt.MirrorDir, "mirrored", "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	res := mustUpdate(t, opt)
+	if m := sourceInfo(t, res.Metadata, "mirrored"); m.Status != StatusMissing {
+		t.Errorf("mirrored from an empty folder: %+v", m)
+	}
+	if !slices.ContainsFunc(res.Warnings, func(w string) bool { return strings.Contains(w, "holds no files") }) {
+		t.Errorf("no warning of the empty folder in %q", res.Warnings)
 	}
 }
 

@@ -269,7 +269,8 @@ func TestKeysRegenerateWaitDefault(t *testing.T) {
 }
 
 // TestKeysPasswordLength: a password outside sign-up's bounds is refused (exit status 2)
-// before the store is opened, never cut to fit; one at the upper bound is set whole.
+// before the store is opened, never cut to fit; one at the upper bound, counted in
+// characters, is set whole.
 func TestKeysPasswordLength(t *testing.T) {
 	store := "sqlite:" + filepath.Join(t.TempDir(), "a.db")
 	ctx := context.Background()
@@ -283,7 +284,7 @@ func TestKeysPasswordLength(t *testing.T) {
 			t.Errorf("a password of %d bytes: error %v, want a usage error", len(pw), err)
 		}
 	}
-	long := strings.Repeat("z", auth.MaxPasswordLen)
+	long := strings.Repeat("ž", auth.MaxPasswordLen) // 2 048 bytes
 	if err := runKeysPassword(ctx, args, strings.NewReader(long+"\r\n"), io.Discard, io.Discard); err != nil {
 		t.Fatal(err)
 	}

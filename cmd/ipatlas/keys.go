@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/ipatlas/ipatlas/internal/account"
 	"github.com/ipatlas/ipatlas/internal/auth"
@@ -122,13 +123,13 @@ func runKeysPassword(ctx context.Context, args []string, stdin io.Reader, stdout
 		return usageError{"keys password: --email is required"}
 	}
 	// Read past the limit, so that a longer line is refused rather than cut to fit.
-	line, err := bufio.NewReader(io.LimitReader(stdin, auth.MaxPasswordLen+3)).ReadString('\n')
+	line, err := bufio.NewReader(io.LimitReader(stdin, auth.MaxPasswordLen*utf8.UTFMax+3)).ReadString('\n')
 	if err != nil && !errors.Is(err, io.EOF) {
 		return fmt.Errorf("keys password: read stdin: %w", err)
 	}
 	password := strings.TrimRight(line, "\r\n")
-	if len(password) < auth.MinPasswordLen || len(password) > auth.MaxPasswordLen {
-		return usageError{fmt.Sprintf("keys password: give a password of %d to %d bytes on stdin", auth.MinPasswordLen, auth.MaxPasswordLen)}
+	if !auth.PasswordLenOK(password) {
+		return usageError{fmt.Sprintf("keys password: give a password of %d to %d characters on stdin", auth.MinPasswordLen, auth.MaxPasswordLen)}
 	}
 	store, err := openStore(ctx, *storeURL, fs.origin("store"))
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/ipatlas/ipatlas/internal/account"
 	"golang.org/x/crypto/argon2"
@@ -23,9 +24,16 @@ const (
 	argonSaltLen = 16
 )
 
-// The lengths of a password the service sets (sign-up, `ipatlas keys password`), in bytes:
-// at least a little to guess, at most what is still cheap to receive and hash.
+// The lengths of a password the service sets (sign-up, `ipatlas keys password`), in
+// characters (Unicode code points), as the sign-up form says: at least a little to guess, at
+// most what is still cheap to receive and hash (4 KiB at UTF-8's longest).
 const MinPasswordLen, MaxPasswordLen = 10, 1024
+
+// PasswordLenOK reports whether password has MinPasswordLen to MaxPasswordLen characters.
+func PasswordLenOK(password string) bool {
+	n := utf8.RuneCountInString(password)
+	return n >= MinPasswordLen && n <= MaxPasswordLen
+}
 
 // ErrBadPassword is returned by CheckPassword for a wrong password or an account with none.
 var ErrBadPassword = errors.New("auth: wrong password")

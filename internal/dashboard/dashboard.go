@@ -503,7 +503,7 @@ func (s *Server) signup(w http.ResponseWriter, r *http.Request) error {
 	if !account.ValidEmail(email) {
 		return fail(http.StatusBadRequest, "Enter a valid email address, such as name@example.org.")
 	}
-	if len(password) < auth.MinPasswordLen || len(password) > auth.MaxPasswordLen {
+	if !auth.PasswordLenOK(password) {
 		return fail(http.StatusBadRequest, fmt.Sprintf("Choose a password of %d to %d characters.", auth.MinPasswordLen, auth.MaxPasswordLen))
 	}
 	now, addr := s.opt.Now(), s.clientAddr(r)

@@ -5,8 +5,8 @@
 //	geo, err := c.IPGeolocationWithConfidence(ctx, client.GeolocationRequest{IP: "8.8.8.8"})
 //
 // The key is sent in the x-service-key header, never in the URL, not at all to the keyless
-// endpoints, and not on to another host or from https to http when a redirect points there. A non-2xx answer is returned as an *Error carrying the service's
-// status and description.
+// endpoints, and not on to another host or from https to http when a redirect points there.
+// A non-2xx answer is returned as an *Error carrying the service's status and description.
 //
 // Fields the service may leave out are pointers or carry omitempty, so that an absent
 // field reads as nil (or the zero value where the service never sends it), and encoding a
@@ -23,6 +23,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -98,11 +99,11 @@ func keyStaysHome(hc *http.Client) *http.Client {
 	policy := hc.CheckRedirect
 	cp.CheckRedirect = func(req *http.Request, via []*http.Request) error {
 		from := via[0].URL
-		for _, hop := range append(via[1:len(via):len(via)], req) {
-			if hop.URL.Host != from.Host || (from.Scheme == "https" && hop.URL.Scheme != "https") {
-				req.Header.Del(keyHeader)
-				break
-			}
+		away := func(hop *http.Request) bool {
+			return hop.URL.Host != from.Host || (from.Scheme == "https" && hop.URL.Scheme != "https")
+		}
+		if away(req) || slices.ContainsFunc(via[1:], away) {
+			req.Header.Del(keyHeader)
 		}
 		if policy != nil {
 			return policy(req, via)

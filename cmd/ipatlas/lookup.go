@@ -78,21 +78,19 @@ func runLookup(args []string, stdout io.Writer) error {
 		return usageError{fmt.Sprintf("lookup %s: want %s, e.g. '%s'", name,
 			kind.synopsis(), kind.exampleCommand(name))}
 	}
+	// What sets each parameter, so that a name=value cannot silently override it: the
+	// arguments, --lang when given (its default yields to localityLanguage=), earlier pairs.
+	setBy := map[string]string{}
+	if fs.flagGiven("lang") {
+		setBy["localityLanguage"] = "--lang"
+	}
 	for i, p := range kind.params {
 		// The API would answer an empty ip for the caller, which offline is nobody.
 		if strings.TrimSpace(pos[i]) == "" {
 			return usageError{fmt.Sprintf("lookup %s: <%s> is empty, e.g. '%s'", name, p, kind.exampleCommand(name))}
 		}
 		q.Set(p, pos[i])
-	}
-	// What sets each parameter, so that a name=value cannot silently override it: the
-	// arguments, --lang when given (its default yields to localityLanguage=), earlier pairs.
-	setBy := map[string]string{}
-	for _, p := range kind.params {
 		setBy[p] = "an argument"
-	}
-	if fs.flagGiven("lang") {
-		setBy["localityLanguage"] = "--lang"
 	}
 	for _, extra := range pos[len(kind.params):] {
 		k, v, ok := strings.Cut(extra, "=")

@@ -81,10 +81,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	// A listen address that cannot parse is a usage error found now, not after the snapshot
 	// has loaded (seconds, and most of the memory).
 	for _, l := range []struct{ flag, addr string }{{"addr", c.addr}, {"ipv4-addr", c.ipv4Addr}, {"admin-addr", c.adminAddr}} {
-		if l.addr == "" && l.flag != "addr" {
-			continue
-		}
-		if !listenAddrSyntax(l.addr) {
+		if l.addr != "" && !listenAddrSyntax(l.addr) {
 			return usageError{fmt.Sprintf("serve: %s %q: want host:port, e.g. 127.0.0.1:8080 or :8080", fs.origin(l.flag), l.addr)}
 		}
 	}
@@ -373,20 +370,18 @@ func snapshotMetrics(live *dataset.Live) []prometheus.Collector {
 }
 
 // listenAddrSyntax reports whether addr reads as host:port with a port net.Listen could
-// take: empty or a number up to 65535, or a service name (":http"), which only Listen can
-// check.
+// take: empty (any free port), a number up to 65535, or a service name (":http"), which
+// only Listen can check.
 func listenAddrSyntax(addr string) bool {
 	_, port, err := net.SplitHostPort(addr)
-	if err != nil {
+	switch {
+	case err != nil:
 		return false
-	}
-	if port == "" { // ":" or "host:": any free port, as with 0
+	case port == "" || strings.TrimLeft(port, "-0123456789") != "":
 		return true
 	}
-	if n, err := strconv.Atoi(port); err == nil || strings.TrimLeft(port, "-0123456789") == "" {
-		return err == nil && n >= 0 && n <= 65535
-	}
-	return true
+	_, err = strconv.ParseUint(port, 10, 16)
+	return err == nil
 }
 
 // httpErrorLog writes net/http's messages to the service's log: a client's failed TLS

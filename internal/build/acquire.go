@@ -49,12 +49,12 @@ func (u *updater) acquireFrom(ctx context.Context, src Source) acquired {
 	if u.opt.MirrorDir != "" {
 		dir := filepath.Join(u.opt.MirrorDir, src.Name)
 		if fi, err := os.Stat(dir); err == nil && fi.IsDir() {
-			if holdsFiles(dir) {
-				return u.fromMirror(src, dir, a)
-			}
 			// An emptied folder would read as the source with no data, and its fields would
 			// be empty with the source said to be ok.
-			u.warn(src.Name, "mirror folder %s holds no files; ignored", dir)
+			if m := u.fromMirror(src, dir, a); m.status != StatusOK || m.size > 0 {
+				return m
+			}
+			u.warn(src.Name, "mirror folder %s holds no data; ignored", dir)
 		}
 	}
 	if pin.Version == "" {
@@ -179,17 +179,4 @@ func (u *updater) fetch(ctx context.Context, src Source, entry cacheEntry, a acq
 		a.note = "Fetched " + m.FetchedAt.Format(time.RFC3339) + "."
 	}
 	return a
-}
-
-// holdsFiles reports whether the tree at dir has at least one regular file.
-func holdsFiles(dir string) bool {
-	found := false
-	filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
-		if err == nil && d.Type().IsRegular() {
-			found = true
-			return filepath.SkipAll
-		}
-		return nil
-	})
-	return found
 }

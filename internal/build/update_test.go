@@ -214,7 +214,7 @@ func TestUpdateEmptyMirrorFolder(t *testing.T) {
 	if m := sourceInfo(t, res.Metadata, "mirrored"); m.Status != StatusMissing {
 		t.Errorf("mirrored from an empty folder: %+v", m)
 	}
-	if !slices.ContainsFunc(res.Warnings, func(w string) bool { return strings.Contains(w, "holds no files") }) {
+	if !slices.ContainsFunc(res.Warnings, func(w string) bool { return strings.Contains(w, "holds no data") }) {
 		t.Errorf("no warning of the empty folder in %q", res.Warnings)
 	}
 }

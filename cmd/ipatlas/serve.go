@@ -116,10 +116,19 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 
-	// SIGHUP is caught before the snapshot loads: uncaught, it would end the process (a
-	// reload that races a start); caught, it reloads once serving.
+	// SIGHUP is caught before the store opens and the snapshot loads: uncaught, it would end
+	// the process (a reload that races a start); caught, it reloads once serving.
 	hup, stopHUP := dataset.NotifyReload()
 	defer stopHUP()
+
+	// The store opens before the snapshot loads (seconds, and most of the memory), so that
+	// a wrong URL or an unreachable database fails at once.
+	store, err := openStore(ctx, c.storeURL, fs.origin("store"))
+	if err != nil {
+		return stoppedOr(ctx, log, err)
+	}
+	defer store.Close()
+
 	path := filepath.Join(c.dataDir, snapshotFile)
 	live, err := dataset.NewLive(path, log)
 	if err != nil {
@@ -128,11 +137,6 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if ctx.Err() != nil {
 		return stoppedOr(ctx, log, nil)
 	}
-	store, err := openStore(ctx, c.storeURL, fs.origin("store"))
-	if err != nil {
-		return stoppedOr(ctx, log, err)
-	}
-	defer store.Close()
 
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))

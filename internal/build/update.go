@@ -90,6 +90,9 @@ func Update(ctx context.Context, opt Options) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	if err := writableDir(filepath.Dir(SnapshotPath(opt.DataDir))); err != nil {
+		return Result{}, err
+	}
 
 	trees, got, err := u.acquireAll(ctx)
 	if err != nil {
@@ -108,9 +111,6 @@ func Update(ctx context.Context, opt Options) (Result, error) {
 		}
 	}
 	path := SnapshotPath(u.opt.DataDir)
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return Result{}, fmt.Errorf("build: %w", err)
-	}
 	if err := dbfile.WriteFile(ctx, path, w); err != nil {
 		return Result{}, fmt.Errorf("build: write snapshot: %w", err)
 	}
@@ -121,6 +121,21 @@ func Update(ctx context.Context, opt Options) (Result, error) {
 	u.printf("snapshot %s: %s, %d sections, data up to %s, in %s\n", path, formatBytes(fi.Size()),
 		len(built), formatDate(meta.BuildTime), formatDuration(time.Since(start)))
 	return Result{Path: path, Size: fi.Size(), Metadata: meta, Warnings: u.rep.allWarnings()}, nil
+}
+
+// writableDir makes dir if it is missing and writes a file there and removes it, so that a
+// snapshot that could not be written fails the update before its fetches and builds
+// (minutes) rather than after.
+func writableDir(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("build: data directory: %w", err)
+	}
+	f, err := os.CreateTemp(dir, ".ipatlas.write-check-*")
+	if err != nil {
+		return fmt.Errorf("build: data directory %s is not writable: %w", dir, err)
+	}
+	f.Close()
+	return os.Remove(f.Name())
 }
 
 // acquireAll obtains every source some section needs, in catalogue order. It returns the

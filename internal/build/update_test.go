@@ -510,3 +510,30 @@ func TestUpdateBuilderWarnings(t *testing.T) {
 		t.Errorf("Warnings = %q", res.Warnings)
 	}
 }
+
+// A data directory the snapshot could not be written to fails the update before it fetches
+// or builds anything, not minutes later.
+func TestUpdateUnwritableDataDir(t *testing.T) {
+	f := newFakeFetcher(testFiles())
+	opt := testOptions(t, f)
+	file := filepath.Join(t.TempDir(), "a-file")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	opt.DataDir = filepath.Join(file, "data")
+	if _, err := Update(context.Background(), opt); err == nil || !strings.Contains(err.Error(), "data directory") {
+		t.Errorf("Update into %s: %v, want a data directory error", opt.DataDir, err)
+	}
+	if f.total() != 0 {
+		t.Errorf("fetched %d sources for a snapshot it could not write", f.total())
+	}
+
+	opt.DataDir = filepath.Join(t.TempDir(), "new", "data")
+	mustUpdate(t, opt)
+	entries, _ := os.ReadDir(opt.DataDir)
+	for _, e := range entries {
+		if e.Name() != SnapshotName {
+			t.Errorf("after an update %s holds %s", opt.DataDir, e.Name())
+		}
+	}
+}

@@ -50,6 +50,12 @@ func Open(ctx context.Context, url string) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("postgres: open: %w", err)
 	}
+	// Connect before migrating, so that an unreachable or refusing server reads as that and
+	// not as a failed migration.
+	if err := pool.Ping(ctx); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("postgres: open: %w", oneLine(err))
+	}
 	if err := migrate(ctx, pool); err != nil {
 		pool.Close()
 		return nil, fmt.Errorf("postgres: open: migrate: %w", err)

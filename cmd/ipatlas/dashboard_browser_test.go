@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -149,14 +151,20 @@ func TestDashboardInBrowser(t *testing.T) {
 	b.do("explorer",
 		chromedp.Navigate(srv.base+"/account/explorer"),
 		chromedp.WaitVisible(chromedp.CSS("#ex-key")),
-		chromedp.SendKeys(chromedp.CSS("#ex-key"), key),
+	)
+	// The key shown after sign-up is the explorer's in this tab, without pasting it.
+	if got := b.run("read explorer key", chromedp.Value(chromedp.CSS("#ex-key"))); got != key {
+		t.Errorf("explorer key %q, want the key just shown", got)
+	}
+	b.do("explorer send",
 		chromedp.Click(chromedp.CSS(`#explorer button[type=submit]`)),
-		chromedp.Poll[chromedp.Void](`document.getElementById("ex-status").textContent.startsWith("200")`),
+		chromedp.Poll[chromedp.Void](`document.getElementById("ex-status").textContent === "HTTP 200"`),
 	)
 	if got := b.run("read explorer", chromedp.Text(chromedp.CSS("#ex-result"))); !strings.Contains(got, `"isoAlpha2": "IE"`) {
 		t.Errorf("explorer shows %q, want the country-info JSON", got)
 	}
 	b.take("explorer")
+	explorerSendsAndShowsExactly(t, b, srv.base, key)
 
 	b.do("regenerate",
 		chromedp.Navigate(srv.base+"/account/credentials"),
@@ -253,5 +261,53 @@ func TestServeSignupFlag(t *testing.T) {
 	// The API keeps its JSON 404 for paths that are not the dashboard's.
 	if code, body := get(t, srv.base+"/data/nope", nil); code != http.StatusNotFound || !strings.HasPrefix(string(body), "{") {
 		t.Errorf("GET /data/nope: %d %s", code, body)
+	}
+}
+
+// explorerSendsAndShowsExactly checks the explorer's text handling in the browser: what is
+// typed reaches the server as typed (a + is not a space), and the answer is shown as sent,
+// laid out as Go's json.Indent lays it out (parsing it in JavaScript would round an IPv6
+// prefix's size).
+func explorerSendsAndShowsExactly(t *testing.T, b *shots, base, key string) {
+	t.Helper()
+	for query, want := range map[string]string{
+		"number=+353123456789":            "number=%2B353123456789",
+		"number=%2B353123456789":          "number=%2B353123456789",
+		"?ip=8.8.8.8#x":                   "ip=8.8.8.8%23x",
+		"a=b c&flag&&q=50%":               "a=b%20c&flag&q=50%25",
+		"timeZoneId=Australia/Sydney":     "timeZoneId=Australia%2FSydney",
+		"latitude=53.35&longitude=-6.26 ": "latitude=53.35&longitude=-6.26%20",
+	} {
+		got := b.run("build "+query, chromedp.Evaluate[string](fmt.Sprintf(`ipatlasExplorer.buildQuery(%q)`, query)))
+		if got != want {
+			t.Errorf("explorer sends %q as %q, want %q", query, got, want)
+		}
+	}
+	if got := b.run("carry", chromedp.Evaluate[string](`ipatlasExplorer.carry("ip=1.1.1.1&localityLanguage=de&x=1", "code=IE&localityLanguage=en")`)); got != "code=IE&localityLanguage=de" {
+		t.Errorf("changing endpoint: query %q, want the language carried over", got)
+	}
+
+	for _, path := range []string{"/data/network-by-cidr?cidr=2001:4860::/32", "/data/phone-number-validate?number=%2B353123456789", "/data/country-info?code=XX"} {
+		_, body := get(t, base+path+"&key="+key, nil)
+		var want bytes.Buffer
+		if err := json.Indent(&want, body, "", "  "); err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		got := b.run("indent "+path, chromedp.Evaluate[string](fmt.Sprintf(`ipatlasExplorer.indent(%q)`, body)))
+		if got != want.String() {
+			t.Errorf("explorer shows %s as\n%s\nwant\n%s", path, got, want.String())
+		}
+	}
+
+	// The whole way: the endpoint chosen, the number typed with its +, the answer on screen.
+	b.do("explorer phone",
+		chromedp.SetValue(chromedp.CSS("#ex-endpoint"), "/data/phone-number-validate"),
+		chromedp.Evaluate[chromedp.Void](`document.getElementById("ex-endpoint").dispatchEvent(new Event("change"))`),
+		chromedp.SetValue(chromedp.CSS("#ex-query"), "number=+353 1 234 5678"),
+		chromedp.Click(chromedp.CSS(`#explorer button[type=submit]`)),
+		chromedp.Poll[chromedp.Void](`document.getElementById("ex-status").textContent === "HTTP 200"`),
+	)
+	if got := b.run("read phone answer", chromedp.Text(chromedp.CSS("#ex-result"))); !strings.Contains(got, "number=%2B353%201%20234%205678") || !strings.Contains(got, `"isValid": true`) {
+		t.Errorf("explorer phone answer:\n%s", got)
 	}
 }

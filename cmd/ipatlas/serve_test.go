@@ -3,24 +3,19 @@ package main
 import (
 	"context"
 	"io"
-	"net"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ipatlas/ipatlas/internal/account/postgres/pgtest"
 )
 
 // TestServeStoreCheckedFirst: an unreachable store fails serve before it looks for a snapshot
 // (here there is none), which takes seconds and most of the memory when there is one.
 func TestServeStoreCheckedFirst(t *testing.T) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := l.Addr().String()
-	l.Close() // nothing listens there now
 	dir := t.TempDir()
-	err = run(context.Background(), []string{"serve", "--addr", "127.0.0.1:0", "--data", filepath.Join(dir, "no-data"),
-		"--store", "postgres://someone@" + addr + "/test"}, io.Discard, io.Discard)
+	err := run(context.Background(), []string{"serve", "--addr", "127.0.0.1:0", "--data", filepath.Join(dir, "no-data"),
+		"--store", pgtest.UnreachableURL(t, "someone", "test")}, io.Discard, io.Discard)
 	if err == nil || !strings.HasPrefix(err.Error(), "postgres: open: cannot connect") || strings.Contains(err.Error(), "snapshot") {
 		t.Errorf("serve with no store and no data: %v, want the store's error first", err)
 	}

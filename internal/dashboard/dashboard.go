@@ -19,6 +19,8 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
+	"net/url"
+	"path"
 	"runtime"
 	"strings"
 	"time"
@@ -117,9 +119,9 @@ func (s *Server) hashInTurn(r *http.Request, hash func()) bool {
 }
 
 // busyHashing answers a log-in or sign-up that got no turn to hash.
-func busyHashing(w http.ResponseWriter, fail func(int, string) error) error {
+func busyHashing(w http.ResponseWriter, fail formFail) error {
 	w.Header().Set("Retry-After", fmt.Sprint(int(hashWait/time.Second)))
-	return fail(http.StatusServiceUnavailable, "The server is busy checking other passwords. Try again in a few seconds.")
+	return fail(http.StatusServiceUnavailable, "", "The server is busy checking other passwords. Try again in a few seconds.")
 }
 
 // New returns a Server; it parses the embedded templates once.
@@ -170,8 +172,9 @@ func New(opt Options) (*Server, error) {
 	s.csrfGuard.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.renderError(w, r, http.StatusForbidden, "This form was sent from another site, so it was refused.")
 	}))
-	for _, name := range []string{"signup", "login", "credentials", "usage", "explorer", "error"} {
-		t, err := template.ParseFS(assets, "templates/layout.html", "templates/"+name+".html")
+	funcs := template.FuncMap{"asset": assetURL}
+	for _, name := range []string{"signup", "login", "logout", "credentials", "usage", "explorer", "error"} {
+		t, err := template.New("layout.html").Funcs(funcs).ParseFS(assets, "templates/layout.html", "templates/"+name+".html")
 		if err != nil {
 			return nil, fmt.Errorf("dashboard: parse %s: %w", name, err)
 		}
@@ -179,6 +182,25 @@ func New(opt Options) (*Server, error) {
 	}
 	return s, nil
 }
+
+// assetVersion changes whenever a file under static/ does. Pages name their assets with it
+// (assetURL), so that a browser holding an hour-old copy from before an upgrade asks for
+// the new one.
+var assetVersion = func() string {
+	h := sha256.New()
+	fs.WalkDir(assets, "static", func(name string, d fs.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() {
+			b, _ := fs.ReadFile(assets, name)
+			h.Write([]byte(name))
+			h.Write(b)
+		}
+		return nil
+	})
+	return hex.EncodeToString(h.Sum(nil))[:12]
+}()
+
+// assetURL is the address of the static file name, for templates.
+func assetURL(name string) string { return "/assets/" + name + "?v=" + assetVersion }
 
 // Register adds the dashboard's routes to mux: /signup, /login, /logout, /account/...,
 // /assets/... and the exact path / (which redirects to the Credentials page or to log-in).
@@ -227,6 +249,7 @@ func (s *Server) Register(mux *http.ServeMux) {
 	h("POST /signup", s.signup)
 	h("GET /login", s.loginForm)
 	h("POST /login", s.login)
+	h("GET /logout", s.logoutForm)
 	h("POST /logout", s.logout)
 	h("GET /account/{$}", func(w http.ResponseWriter, r *http.Request) error {
 		http.Redirect(w, r, "/account/credentials", http.StatusSeeOther)
@@ -283,25 +306,32 @@ func (s *Server) Handler() http.Handler {
 
 // page is the data every template gets.
 type page struct {
-	Title     string
-	Nav       string // which navigation item is current
-	Account   *account.Account
-	CSRF      string
-	Signup    bool
-	Error     string
-	Email     string
-	Key       string // a key shown once, right after it was made
-	KeyStart  string // what the page may show of the current key: its hint, or the prefix
-	Base      string // scheme and host the page was requested on, for examples
-	Confirm   bool
-	Usage     []pkgUsage
-	Month     string
-	Chart     chart
-	Endpoints []Endpoint
+	Title          string
+	Nav            string // which navigation item is current
+	Account        *account.Account
+	CSRF           string
+	Signup         bool
+	Error          string
+	Code           int    // the error page's HTTP status
+	Invalid        string // the form field the Error is about: "email", "password" or none
+	Notice         string // a note above the form that is not an error
+	Next           string // the page to go to after log-in
+	Email          string
+	Key            string // a key shown once, right after it was made
+	KeyStart       string // what the page may show of the current key: its hint, or the prefix
+	Base           string // scheme and host the page was requested on, for examples
+	Confirm        bool
+	Usage          []pkgUsage
+	Month          string
+	Chart          chart
+	EndpointGroups []endpointGroup
 }
 
 // pageHeaders sets the headers of every dashboard page.
-func pageHeaders(w http.ResponseWriter) {
+func (s *Server) pageHeaders(w http.ResponseWriter, r *http.Request) {
+	if s.secure(r) {
+		w.Header().Set("Strict-Transport-Security", "max-age=31536000")
+	}
 	w.Header().Set("Cache-Control", "no-store")
 	w.Header().Set("X-Frame-Options", "DENY")
 	w.Header().Set("Referrer-Policy", "same-origin")
@@ -310,16 +340,22 @@ func pageHeaders(w http.ResponseWriter) {
 
 // pageError answers with the error page outside a handler (see parseForm).
 func (s *Server) pageError(w http.ResponseWriter, r *http.Request, code int, msg string) {
-	pageHeaders(w)
+	s.pageHeaders(w, r)
 	s.renderError(w, r, code, msg)
 }
 
 // wrap renders errors returned by fn as an HTML page; 5xx causes go to the log only.
 func (s *Server) wrap(fn func(http.ResponseWriter, *http.Request) error) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		pageHeaders(w)
+		s.pageHeaders(w, r)
 		err := fn(w, r)
 		if err == nil {
+			return
+		}
+		if errors.Is(err, context.Canceled) && r.Context().Err() != nil {
+			// The browser went away (a second click, a closed tab): nobody to answer, and
+			// nothing went wrong here.
+			s.opt.Log.DebugContext(r.Context(), "dashboard: request ended by the client", "path", web.RedactPath(r.URL.EscapedPath()))
 			return
 		}
 		var we *web.Error
@@ -333,7 +369,25 @@ func (s *Server) wrap(fn func(http.ResponseWriter, *http.Request) error) http.Ha
 }
 
 func (s *Server) renderError(w http.ResponseWriter, r *http.Request, code int, msg string) {
-	s.render(w, code, "error", page{Title: http.StatusText(code), Error: msg, Signup: s.opt.Signup})
+	title, ok := errorTitles[code]
+	if !ok {
+		title = http.StatusText(code)
+	}
+	s.render(w, code, "error", page{Title: title, Error: msg, Signup: s.opt.Signup, Code: code})
+}
+
+// errorTitles head the error page, in words a person uses rather than HTTP's.
+var errorTitles = map[int]string{
+	http.StatusBadRequest:            "Something is wrong with the request",
+	http.StatusUnauthorized:          "You are logged out",
+	http.StatusForbidden:             "Not allowed",
+	http.StatusNotFound:              "Page not found",
+	http.StatusMethodNotAllowed:      "Not the way to this page",
+	http.StatusRequestTimeout:        "The form took too long",
+	http.StatusRequestEntityTooLarge: "The form is too large",
+	http.StatusTooManyRequests:       "Too many tries",
+	http.StatusInternalServerError:   "Something went wrong",
+	http.StatusServiceUnavailable:    "The server is busy",
 }
 
 func (s *Server) render(w http.ResponseWriter, code int, name string, p page) {
@@ -418,40 +472,71 @@ type session struct {
 	acct  account.Account
 }
 
-// authed runs fn with the logged-in account, redirecting to /login without one. POSTs
-// must carry the session's CSRF token.
+// sessionOf returns the request's session, and account.ErrNotFound when it has none that
+// is open.
+func (s *Server) sessionOf(r *http.Request) (session, error) {
+	tok := s.cookie(r, sessionCookie)
+	if tok == "" || len(tok) > 64 {
+		return session{}, account.ErrNotFound
+	}
+	id, err := s.opt.Store.SessionAccount(r.Context(), account.HashSession(tok), s.opt.Now())
+	if err != nil {
+		return session{}, err
+	}
+	acct, err := s.opt.Store.AccountByID(r.Context(), id)
+	if err != nil {
+		return session{}, err
+	}
+	return session{token: tok, acct: acct}, nil
+}
+
+// loggedIn reports whether the request comes with an open session of an account that is
+// not disabled; a store error reads as no.
+func (s *Server) loggedIn(r *http.Request) bool {
+	ss, err := s.sessionOf(r)
+	return err == nil && !ss.acct.Disabled
+}
+
+// authed runs fn with the logged-in account, redirecting to /login without one (and back
+// here after it). POSTs must carry the session's CSRF token.
 func (s *Server) authed(fn func(http.ResponseWriter, *http.Request, session) error) func(http.ResponseWriter, *http.Request) error {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		tok := s.cookie(r, sessionCookie)
-		var id account.ID
-		err := account.ErrNotFound
-		if tok != "" && len(tok) <= 64 {
-			id, err = s.opt.Store.SessionAccount(r.Context(), account.HashSession(tok), s.opt.Now())
-		}
+		ss, err := s.sessionOf(r)
 		if errors.Is(err, account.ErrNotFound) {
 			if r.Method != http.MethodGet {
-				return web.Errorf(http.StatusUnauthorized, "Your session has ended; log in again.")
+				s.setCookie(w, r, sessionCookie, "", -1)
+				return errSessionEnded
 			}
-			http.Redirect(w, r, "/login", http.StatusSeeOther)
+			http.Redirect(w, r, "/login?next="+url.QueryEscape(r.URL.RequestURI()), http.StatusSeeOther)
 			return nil
 		}
 		if err != nil {
 			return err
 		}
-		acct, err := s.opt.Store.AccountByID(r.Context(), id)
-		if err != nil {
-			return err
-		}
-		if acct.Disabled {
+		if ss.acct.Disabled {
 			// As at log-in: a disabled account's sessions show nothing and change nothing
 			// (they would otherwise still regenerate keys).
 			return errDisabled
 		}
-		if r.Method == http.MethodPost && !sameToken(r.PostFormValue("csrf"), csrfFor(tok)) {
+		if r.Method == http.MethodPost && !sameToken(r.PostFormValue("csrf"), csrfFor(ss.token)) {
 			return errCSRF
 		}
-		return fn(w, r, session{token: tok, acct: acct})
+		return fn(w, r, ss)
 	}
+}
+
+var errSessionEnded = web.Errorf(http.StatusUnauthorized, "Your session has ended, so nothing was changed. Log in again.")
+
+// afterLogin is where a log-in goes: next if it is one of the account's pages, else the
+// Credentials page. Only a path on this site is followed, so that a link to the log-in
+// page cannot send people elsewhere once they have logged in.
+func afterLogin(next string) string {
+	u, err := url.Parse(next)
+	if err != nil || u.Scheme != "" || u.Host != "" || u.Opaque != "" || !strings.HasPrefix(next, "/account/") ||
+		strings.ContainsAny(next, "\\\r\n") || path.Clean(u.Path) != u.Path {
+		return "/account/credentials"
+	}
+	return next
 }
 
 func (s *Server) newSession(ctx context.Context, w http.ResponseWriter, r *http.Request, id account.ID) error {
@@ -479,9 +564,43 @@ func (s *Server) root(w http.ResponseWriter, r *http.Request) error {
 
 var errSignupOff = web.Errorf(http.StatusNotFound, "Sign-up is turned off on this server. Ask its operator for an account, or log in if you have one.")
 
+// formFail re-renders a form with an error about field ("email", "password" or "" for
+// the form as a whole).
+type formFail func(code int, field, msg string) error
+
+// staleForm answers a log-in or sign-up whose form token no longer matches: after a log-in
+// or log-out in another tab, or a server restart. Someone logged in by now goes to their
+// account; anyone else gets the form again, with a fresh token and the email kept.
+func (s *Server) staleForm(w http.ResponseWriter, r *http.Request, fail formFail) error {
+	if s.loggedIn(r) {
+		http.Redirect(w, r, afterLogin(r.PostFormValue("next")), http.StatusSeeOther)
+		return nil
+	}
+	return fail(http.StatusForbidden, "password", "This form's security token is missing or out of date (after logging in or out in another tab, for instance), so it was not used. Enter your password again.")
+}
+
+// waitText says d in words: "15 minutes", "1 hour".
+func waitText(d time.Duration) string {
+	if d >= time.Hour && d%time.Hour == 0 {
+		return plural(int(d/time.Hour), "hour")
+	}
+	return plural(int((d+time.Minute-1)/time.Minute), "minute")
+}
+
+func plural(n int, unit string) string {
+	if n == 1 {
+		return "1 " + unit
+	}
+	return fmt.Sprintf("%d %ss", n, unit)
+}
+
 func (s *Server) signupForm(w http.ResponseWriter, r *http.Request) error {
 	if !s.opt.Signup {
 		return errSignupOff
+	}
+	if s.loggedIn(r) {
+		http.Redirect(w, r, "/account/credentials", http.StatusSeeOther)
+		return nil
 	}
 	s.render(w, http.StatusOK, "signup", page{Title: "Sign up", Nav: "signup", CSRF: s.preToken(w, r), Signup: true})
 	return nil
@@ -491,25 +610,25 @@ func (s *Server) signup(w http.ResponseWriter, r *http.Request) error {
 	if !s.opt.Signup {
 		return errSignupOff
 	}
-	if err := s.checkPreToken(r); err != nil {
-		return err
-	}
 	email := account.NormalizeEmail(r.PostFormValue("email"))
 	password := r.PostFormValue("password")
-	fail := func(code int, msg string) error {
-		s.render(w, code, "signup", page{Title: "Sign up", Nav: "signup", CSRF: s.preToken(w, r), Signup: true, Email: email, Error: msg})
+	fail := func(code int, field, msg string) error {
+		s.render(w, code, "signup", page{Title: "Sign up", Nav: "signup", CSRF: s.preToken(w, r), Signup: true, Email: email, Error: msg, Invalid: field})
 		return nil
 	}
+	if err := s.checkPreToken(r); err != nil {
+		return s.staleForm(w, r, fail)
+	}
 	if !account.ValidEmail(email) {
-		return fail(http.StatusBadRequest, "Enter a valid email address, such as name@example.org.")
+		return fail(http.StatusBadRequest, "email", "Enter a valid email address, such as name@example.org.")
 	}
 	if !auth.PasswordLenOK(password) {
-		return fail(http.StatusBadRequest, fmt.Sprintf("Choose a password of %d to %d characters.", auth.MinPasswordLen, auth.MaxPasswordLen))
+		return fail(http.StatusBadRequest, "password", fmt.Sprintf("Choose a password of %d to %d characters.", auth.MinPasswordLen, auth.MaxPasswordLen))
 	}
 	now, addr := s.opt.Now(), s.clientAddr(r)
 	tooMany := func() error {
 		w.Header().Set("Retry-After", fmt.Sprint(int(s.opt.SignupWindow/time.Second)))
-		return fail(http.StatusTooManyRequests, "Too many sign-ups from your address. Try again later.")
+		return fail(http.StatusTooManyRequests, "", "Too many sign-ups from your address. Try again in "+waitText(s.opt.SignupWindow)+".")
 	}
 	// An email that has an account counts too, so that sign-up cannot test emails for
 	// accounts faster than accounts can be made; in a table of its own that forgets when
@@ -519,7 +638,7 @@ func (s *Server) signup(w http.ResponseWriter, r *http.Request) error {
 		if !s.signupProbes.take(addr, now) {
 			return tooMany()
 		}
-		return fail(http.StatusConflict, "An account with this email already exists (duplicate email). Log in instead.")
+		return fail(http.StatusConflict, "email", "An account with this email already exists (duplicate email). Log in instead.")
 	}
 	// The sign-up is counted before the slow part (hashing, the store), so that requests
 	// sent at once cannot all pass the check; one that creates nothing gives it back.
@@ -541,7 +660,7 @@ func (s *Server) signup(w http.ResponseWriter, r *http.Request) error {
 		Email: email, Plan: quota.DefaultPlan, KeyHash: account.HashKey(key), KeyHint: account.KeyHint(key), PasswordHash: passwordHash,
 	})
 	if errors.Is(err, account.ErrEmailTaken) {
-		return fail(http.StatusConflict, "An account with this email already exists (duplicate email). Log in instead.")
+		return fail(http.StatusConflict, "email", "An account with this email already exists (duplicate email). Log in instead.")
 	}
 	if err != nil {
 		return err
@@ -566,30 +685,44 @@ func (s *Server) clientAddr(r *http.Request) string {
 }
 
 func (s *Server) loginForm(w http.ResponseWriter, r *http.Request) error {
-	s.render(w, http.StatusOK, "login", page{Title: "Log in", Nav: "login", CSRF: s.preToken(w, r), Signup: s.opt.Signup})
+	next := r.URL.Query().Get("next")
+	if s.loggedIn(r) {
+		http.Redirect(w, r, afterLogin(next), http.StatusSeeOther)
+		return nil
+	}
+	p := page{Title: "Log in", Nav: "login", CSRF: s.preToken(w, r), Signup: s.opt.Signup}
+	if next != "" && afterLogin(next) == next {
+		p.Next, p.Notice = next, "Log in to see that page (your session may have ended)."
+	}
+	s.render(w, http.StatusOK, "login", p)
 	return nil
 }
 
 func (s *Server) login(w http.ResponseWriter, r *http.Request) error {
-	if err := s.checkPreToken(r); err != nil {
-		return err
-	}
 	email := account.NormalizeEmail(r.PostFormValue("email"))
 	password := r.PostFormValue("password")
-	fail := func(code int, msg string) error {
-		s.render(w, code, "login", page{Title: "Log in", Nav: "login", CSRF: s.preToken(w, r), Signup: s.opt.Signup, Email: email, Error: msg})
+	next := afterLogin(r.PostFormValue("next"))
+	fail := func(code int, field, msg string) error {
+		p := page{Title: "Log in", Nav: "login", CSRF: s.preToken(w, r), Signup: s.opt.Signup, Email: email, Error: msg, Invalid: field}
+		if next != "/account/credentials" {
+			p.Next = next
+		}
+		s.render(w, code, "login", p)
 		return nil
+	}
+	if err := s.checkPreToken(r); err != nil {
+		return s.staleForm(w, r, fail)
 	}
 	if !account.ValidEmail(email) {
 		// No account has such an email; refused before it is counted, so that made-up
 		// emails (up to the body's 64 KiB each) take no room in the limits' tables.
-		return fail(http.StatusBadRequest, "Enter a valid email address, such as name@example.org.")
+		return fail(http.StatusBadRequest, "email", "Enter a valid email address, such as name@example.org.")
 	}
 	now, addr := s.opt.Now(), s.clientAddr(r)
 	try, ok := s.logins.begin(addr, email, now)
 	if !ok {
 		w.Header().Set("Retry-After", fmt.Sprint(int(s.opt.LoginWindow/time.Second)))
-		return fail(http.StatusTooManyRequests, "Too many failed log-ins. Wait a few minutes and try again.")
+		return fail(http.StatusTooManyRequests, "", "Too many failed log-ins. Try again in "+waitText(s.opt.LoginWindow)+".")
 	}
 	acct, err := s.opt.Store.AccountByEmail(r.Context(), email)
 	var hash string
@@ -615,17 +748,32 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) error {
 	}
 	if wrong || acct.ID == 0 || hash == s.dummyHash {
 		s.opt.Log.Info("dashboard: log-in failed", "addr", addr)
-		return fail(http.StatusUnauthorized, "Wrong email or password. (Accounts made with 'ipatlas keys create' have no password and cannot log in.)")
+		return fail(http.StatusUnauthorized, "password", "Wrong email or password. (An account made with 'ipatlas keys create' can log in once its operator has set a password with 'ipatlas keys password'.)")
 	}
 	if acct.Disabled {
 		try.cancel()
-		return fail(http.StatusForbidden, "This account is disabled.")
+		return fail(http.StatusForbidden, "", "This account is disabled.")
 	}
 	try.succeeded()
 	if err := s.newSession(r.Context(), w, r, acct.ID); err != nil {
 		return err
 	}
-	http.Redirect(w, r, "/account/credentials", http.StatusSeeOther)
+	http.Redirect(w, r, next, http.StatusSeeOther)
+	return nil
+}
+
+// logoutForm asks to log out, for someone who typed /logout: a log-out is a form, so that
+// another site cannot end the session with a link.
+func (s *Server) logoutForm(w http.ResponseWriter, r *http.Request) error {
+	ss, err := s.sessionOf(r)
+	if errors.Is(err, account.ErrNotFound) {
+		http.Redirect(w, r, "/login", http.StatusSeeOther)
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	s.render(w, http.StatusOK, "logout", s.accountPage(ss, "Log out", ""))
 	return nil
 }
 
@@ -633,7 +781,19 @@ func (s *Server) logout(w http.ResponseWriter, r *http.Request) error {
 	tok := s.cookie(r, sessionCookie)
 	if tok != "" {
 		if !sameToken(r.PostFormValue("csrf"), csrfFor(tok)) {
-			return errCSRF
+			// A form from before a log-in in another tab carries that older session's
+			// token: ask again, with this session's.
+			// (A session that has ended needs no protecting: its cookie is cleared below.)
+			ss, err := s.sessionOf(r)
+			if err == nil {
+				p := s.accountPage(ss, "Log out", "")
+				p.Error = "This log-out form's security token is missing or out of date (after logging in again in another tab, for instance), so you are still logged in."
+				s.render(w, http.StatusForbidden, "logout", p)
+				return nil
+			}
+			if !errors.Is(err, account.ErrNotFound) {
+				return err
+			}
 		}
 		if err := s.opt.Store.DeleteSession(r.Context(), account.HashSession(tok)); err != nil {
 			return err
@@ -698,7 +858,7 @@ func (s *Server) accountPage(ss session, title, nav string) page {
 
 func (s *Server) explorer(w http.ResponseWriter, r *http.Request, ss session) error {
 	p := s.accountPage(ss, "API explorer", "explorer")
-	p.Endpoints = Endpoints()
+	p.EndpointGroups = groupByPackage(Endpoints())
 	s.render(w, http.StatusOK, "explorer", p)
 	return nil
 }

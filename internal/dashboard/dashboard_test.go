@@ -231,12 +231,13 @@ func TestMissingCSRFToken(t *testing.T) {
 	h := newHarness(t, true, false)
 	c, key := h.signup("ada@example.org", pw)
 	const msg = "security token is missing or does not match"
+	const formMsg = "security token is missing or out of date" // the form is shown again
 	t.Run("regenerate", func(t *testing.T) {
 		want(t, h.post(c, "/account/credentials/regenerate", url.Values{}), http.StatusForbidden, msg)
 		h.accountOf(key) // still the key
 	})
 	t.Run("logout", func(t *testing.T) {
-		want(t, h.post(c, "/logout", url.Values{}), http.StatusForbidden, msg)
+		want(t, h.post(c, "/logout", url.Values{}), http.StatusForbidden, formMsg)
 		if r := h.get(c, "/account/credentials"); r.url != "/account/credentials" {
 			t.Errorf("the refused log-out ended the session")
 		}
@@ -244,11 +245,11 @@ func TestMissingCSRFToken(t *testing.T) {
 	t.Run("login", func(t *testing.T) {
 		b := h.browser()
 		h.get(b, "/login") // has the cookie, but the form field is missing
-		want(t, h.post(b, "/login", url.Values{"email": {"ada@example.org"}, "password": {pw}}), http.StatusForbidden, msg)
+		want(t, h.post(b, "/login", url.Values{"email": {"ada@example.org"}, "password": {pw}}), http.StatusForbidden, formMsg)
 	})
 	t.Run("signup", func(t *testing.T) {
 		b := h.browser()
-		want(t, h.post(b, "/signup", url.Values{"csrf": {"forged-token-forged-token-1234"}, "email": {"eve@example.org"}, "password": {pw}}), http.StatusForbidden, msg)
+		want(t, h.post(b, "/signup", url.Values{"csrf": {"forged-token-forged-token-1234"}, "email": {"eve@example.org"}, "password": {pw}}), http.StatusForbidden, formMsg)
 		if _, err := h.store.AccountByEmail(t.Context(), "eve@example.org"); err == nil {
 			t.Error("the refused sign-up made an account")
 		}
@@ -787,7 +788,7 @@ func TestFormLimitsAnswerInHTML(t *testing.T) {
 		}
 	}
 	for _, tc := range []struct{ method, path, allow string }{
-		{"PUT", "/login", "GET, HEAD, POST"}, {"DELETE", "/signup", "GET, HEAD, POST"}, {"GET", "/logout", "POST"},
+		{"PUT", "/login", "GET, HEAD, POST"}, {"DELETE", "/signup", "GET, HEAD, POST"}, {"PUT", "/logout", "GET, HEAD, POST"},
 	} {
 		req, _ := http.NewRequest(tc.method, h.srv.URL+tc.path, nil)
 		r, err := c.Do(req)

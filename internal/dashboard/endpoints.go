@@ -1,5 +1,7 @@
 package dashboard
 
+import "slices"
+
 // Endpoint is one REST endpoint the API explorer offers.
 type Endpoint struct {
 	Path    string // e.g. /data/country-info
@@ -24,9 +26,29 @@ func Endpoints() []Endpoint {
 		{"/data/timezone-by-ip", "ip-geolocation", "ip=8.8.8.8"},
 		{"/data/network-by-cidr", "network-engineering", "cidr=8.8.8.0/24"},
 		{"/data/asn-info-transit-to", "network-engineering", "asn=AS15169"},
-		{"/data/phone-number-validate", "phone-email", "number=%2B353123456789"},
+		{"/data/phone-number-validate", "phone-email", "number=+353123456789"},
 		{"/data/reverse-geocode", "reverse-geocoding", "latitude=53.35&longitude=-6.26&localityLanguage=en"},
 		{"/data/timezone-by-location", "reverse-geocoding", "latitude=53.35&longitude=-6.26"},
 		{"/data/reverse-geocode-with-timezone", "reverse-geocoding", "latitude=53.35&longitude=-6.26&localityLanguage=en"},
 	}
+}
+
+// endpointGroup is one package's endpoints, as the explorer lists them.
+type endpointGroup struct {
+	Package   string
+	Endpoints []Endpoint
+}
+
+// groupByPackage groups eps by package, in the order the packages first appear.
+func groupByPackage(eps []Endpoint) []endpointGroup {
+	var groups []endpointGroup
+	for _, e := range eps {
+		i := slices.IndexFunc(groups, func(g endpointGroup) bool { return g.Package == e.Package })
+		if i < 0 {
+			i = len(groups)
+			groups = append(groups, endpointGroup{Package: e.Package})
+		}
+		groups[i].Endpoints = append(groups[i].Endpoints, e)
+	}
+	return groups
 }

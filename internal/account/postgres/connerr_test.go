@@ -2,11 +2,11 @@ package postgres_test
 
 import (
 	"errors"
-	"net"
 	"strings"
 	"testing"
 
 	"github.com/ipatlas/ipatlas/internal/account/postgres"
+	"github.com/ipatlas/ipatlas/internal/account/postgres/pgtest"
 	"github.com/jackc/pgx/v5/pgconn"
 )
 
@@ -14,19 +14,14 @@ import (
 // connect as, not as pgx's header over one indented line per attempt (two alike with the
 // default sslmode=prefer).
 func TestOpenUnreachableIsOneLine(t *testing.T) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := l.Addr().String()
-	l.Close() // nothing listens there now
-
-	s, err := postgres.Open(t.Context(), "postgres://someone@"+addr+"/somedb")
+	u := pgtest.UnreachableURL(t, "someone", "somedb")
+	s, err := postgres.Open(t.Context(), u)
 	if err == nil {
 		s.Close()
-		t.Fatalf("Open succeeded on %s, where nothing listens", addr)
+		t.Fatalf("Open succeeded on %s, where nothing listens", u)
 	}
 	msg := err.Error()
+	addr := strings.TrimSuffix(strings.TrimPrefix(u, "postgres://someone@"), "/somedb")
 	for _, want := range []string{"postgres: open: ", `user "someone"`, `database "somedb"`, addr} {
 		if !strings.Contains(msg, want) {
 			t.Errorf("error %q does not say %q", msg, want)

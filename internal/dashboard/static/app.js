@@ -1,22 +1,107 @@
 // ipatlas dashboard: copy button and API explorer. No build step, no dependencies.
 "use strict";
+
+// The explorer's text handling, on window.ipatlasExplorer so that the browser test can
+// check it against Go's.
+var ipatlasExplorer = (function () {
+  // indent lays out a JSON text two spaces a level, as JSON.stringify(v, null, 2) would,
+  // but from the text: parsing would round numbers past 2^53 (an IPv6 prefix's size).
+  // Text that is not JSON comes back as it was.
+  function indent(text) {
+    try { JSON.parse(text); } catch (err) { return text; }
+    var out = "", depth = 0, inString = false;
+    var nl = function () { return "\n" + "  ".repeat(depth); };
+    for (var i = 0; i < text.length; i++) {
+      var c = text[i];
+      if (inString) {
+        out += c;
+        if (c === "\\") out += text[++i];
+        else if (c === '"') inString = false;
+        continue;
+      }
+      switch (c) {
+        case '"': inString = true; out += c; break;
+        case " ": case "\t": case "\n": case "\r": break;
+        case "{": case "[":
+          // An empty object or array stays on one line.
+          var j = i + 1;
+          while (" \t\n\r".indexOf(text[j]) >= 0) j++;
+          if (text[j] === (c === "{" ? "}" : "]")) { out += c + text[j]; i = j; break; }
+          depth++; out += c + nl(); break;
+        case "}": case "]": depth--; out += nl() + c; break;
+        case ",": out += "," + nl(); break;
+        case ":": out += ": "; break;
+        default: out += c;
+      }
+    }
+    return out;
+  }
+
+  // pairs splits a query string as typed (name=value&…, a leading ? allowed) into
+  // [name, value] pairs; a name without = has the value null.
+  function pairs(query) {
+    return query.replace(/^\?/, "").split("&").filter(function (p) { return p !== ""; }).map(function (p) {
+      var eq = p.indexOf("=");
+      return eq < 0 ? [p, null] : [p.slice(0, eq), p.slice(eq + 1)];
+    });
+  }
+
+  // escape percent-encodes what a query value cannot hold as typed (+, #, spaces, …) but
+  // keeps %XX escapes, so that +353… and %2B353… both reach the server as +353….
+  function escape(s) {
+    return s.split(/(%[0-9A-Fa-f]{2})/).map(function (part, i) {
+      return i % 2 ? part : encodeURIComponent(part);
+    }).join("");
+  }
+
+  // buildQuery turns the query field into the query string that is sent.
+  function buildQuery(query) {
+    return pairs(query).map(function (p) {
+      return escape(p[0]) + (p[1] === null ? "" : "=" + escape(p[1]));
+    }).join("&");
+  }
+
+  // carry returns example (the newly chosen endpoint's query) with the values of the
+  // parameters it shares with query (what was typed for the previous one), so that an
+  // address or a language typed once survives a change of endpoint.
+  function carry(query, example) {
+    var typed = {};
+    pairs(query).forEach(function (p) { typed[p[0]] = p[1]; });
+    return pairs(example).map(function (p) {
+      var v = Object.prototype.hasOwnProperty.call(typed, p[0]) ? typed[p[0]] : p[1];
+      return p[0] + (v === null ? "" : "=" + v);
+    }).join("&");
+  }
+
+  return { indent: indent, buildQuery: buildQuery, carry: carry };
+})();
+window.ipatlasExplorer = ipatlasExplorer;
+
 document.addEventListener("DOMContentLoaded", function () {
+  // Without JavaScript these controls would do nothing, so they are hidden until now.
+  document.querySelectorAll("[data-needs-js]").forEach(function (el) { el.hidden = false; });
+
   document.querySelectorAll("button[data-copy]").forEach(function (b) {
     b.addEventListener("click", function () {
       var input = document.getElementById(b.dataset.copy);
       var status = document.getElementById("copy-status");
+      var say = function (ok) {
+        if (status) status.textContent = ok ? "Copied to the clipboard." : "Copying failed: select the key and copy it yourself.";
+      };
       input.select();
-      var done = function () { if (status) status.textContent = "Copied to the clipboard."; };
+      var fallback = function () { say(document.execCommand("copy")); };
       if (navigator.clipboard && window.isSecureContext) {
-        navigator.clipboard.writeText(input.value).then(done, function () { document.execCommand("copy"); done(); });
+        navigator.clipboard.writeText(input.value).then(function () { say(true); }, fallback);
       } else {
-        document.execCommand("copy");
-        done();
+        fallback();
       }
     });
   });
 
-  // The explorer keeps the key for the tab's session; logging out forgets it.
+  // The explorer keeps the key for the tab's session: a key just shown (after sign-up or
+  // regeneration) replaces the one it had, and logging out forgets it.
+  var shown = document.getElementById("key");
+  if (shown) sessionStorage.setItem("ipatlas-key", shown.value);
   document.querySelectorAll('form[action="/logout"]').forEach(function (f) {
     f.addEventListener("submit", function () { sessionStorage.removeItem("ipatlas-key"); });
   });
@@ -29,21 +114,30 @@ document.addEventListener("DOMContentLoaded", function () {
   var out = document.getElementById("ex-result");
   var status = document.getElementById("ex-status");
   key.value = sessionStorage.getItem("ipatlas-key") || "";
-  ep.addEventListener("change", function () { q.value = ep.selectedOptions[0].dataset.example || ""; });
+  ep.addEventListener("change", function () {
+    q.value = ipatlasExplorer.carry(q.value, ep.selectedOptions[0].dataset.example || "");
+  });
+  var inFlight = null;
   form.addEventListener("submit", function (e) {
     e.preventDefault();
+    if (inFlight) inFlight.abort(); // a slower earlier answer must not land over this one
+    var mine = inFlight = new AbortController();
     sessionStorage.setItem("ipatlas-key", key.value.trim());
-    var url = ep.value + (q.value ? "?" + q.value.replace(/^\?/, "") : "");
+    var query = ipatlasExplorer.buildQuery(q.value);
+    var url = ep.value + (query ? "?" + query : "");
     status.textContent = "…";
     out.textContent = "GET " + url;
-    fetch(url, { headers: { "x-service-key": key.value.trim() }, credentials: "omit" })
+    fetch(url, { headers: { "x-service-key": key.value.trim() }, credentials: "omit", signal: mine.signal })
       .then(function (res) {
         return res.text().then(function (body) {
-          status.textContent = res.status + " " + res.statusText;
-          try { body = JSON.stringify(JSON.parse(body), null, 2); } catch (err) { /* not JSON */ }
-          out.textContent = body;
+          status.textContent = "HTTP " + res.status;
+          out.textContent = "GET " + url + "\n\n" + ipatlasExplorer.indent(body);
         });
       })
-      .catch(function (err) { status.textContent = "failed"; out.textContent = String(err); });
+      .catch(function (err) {
+        if (mine.signal.aborted) return;
+        status.textContent = "failed";
+        out.textContent = "GET " + url + "\n\n" + String(err);
+      });
   });
 });

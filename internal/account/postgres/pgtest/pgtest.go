@@ -6,6 +6,7 @@ package pgtest
 import (
 	"context"
 	"crypto/rand"
+	"net"
 	"net/url"
 	"os"
 	"strings"
@@ -69,4 +70,17 @@ func WithSearchPath(t testing.TB, base, schema string) string {
 	q.Set("search_path", schema)
 	u.RawQuery = q.Encode()
 	return u.String()
+}
+
+// UnreachableURL returns a URL for user on database db at a loopback port where nothing
+// listens (one that was free a moment ago), for tests of a store that cannot be reached.
+func UnreachableURL(t testing.TB, user, db string) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	return "postgres://" + user + "@" + addr + "/" + db
 }

@@ -240,6 +240,8 @@ func TestManifests(t *testing.T) {
 	var job podSpec
 	decodeSpec(t, cron.Spec, []string{"jobTemplate", "spec", "template", "spec"}, &job)
 	checkVolume(t, "cronjob", job, "/data", pvc.Metadata.Name)
+	// The cache outlives the job, so that the next run downloads only what changed.
+	checkVolume(t, "cronjob", job, "/cache", load(t, "pvc-cache.yaml").Metadata.Name)
 }
 
 // checkVolume fails unless the pod mounts claim at dir.

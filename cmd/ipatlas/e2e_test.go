@@ -178,7 +178,7 @@ func get(t *testing.T, url string, headers map[string]string) (int, []byte) {
 func storedUsage(t *testing.T, e *env, email string) int64 {
 	t.Helper()
 	ctx := context.Background()
-	st, err := openStore(ctx, e.store, "--store")
+	st, err := openStore(ctx, "test", e.store, "--store")
 	if err != nil {
 		t.Fatal(err)
 	}

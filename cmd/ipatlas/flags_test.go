@@ -288,7 +288,7 @@ func TestKeysPasswordLength(t *testing.T) {
 	if err := runKeysPassword(ctx, args, strings.NewReader(long+"\r\n"), io.Discard, io.Discard); err != nil {
 		t.Fatal(err)
 	}
-	st, err := openStore(ctx, store, "--store")
+	st, err := openStore(ctx, "test", store, "--store")
 	if err != nil {
 		t.Fatal(err)
 	}

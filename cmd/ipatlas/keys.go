@@ -43,7 +43,7 @@ func runKeysCreate(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if _, ok := plans[*plan]; !ok {
 		return usageError{fmt.Sprintf("keys create: %s: no plan %q is configured", fs.origin("plan"), *plan)}
 	}
-	store, err := openStore(ctx, *storeURL, fs.origin("store"))
+	store, err := openStore(ctx, "keys create", *storeURL, fs.origin("store"))
 	if err != nil {
 		return err
 	}
@@ -85,7 +85,7 @@ func runKeysRegenerate(ctx context.Context, args []string, stdout, stderr io.Wri
 		}
 		*wait = keyChangeWait(*poll)
 	}
-	store, err := openStore(ctx, *storeURL, fs.origin("store"))
+	store, err := openStore(ctx, "keys regenerate", *storeURL, fs.origin("store"))
 	if err != nil {
 		return err
 	}
@@ -131,7 +131,7 @@ func runKeysPassword(ctx context.Context, args []string, stdin io.Reader, stdout
 	if !auth.PasswordLenOK(password) {
 		return usageError{fmt.Sprintf("keys password: give a password of %d to %d characters on stdin", auth.MinPasswordLen, auth.MaxPasswordLen)}
 	}
-	store, err := openStore(ctx, *storeURL, fs.origin("store"))
+	store, err := openStore(ctx, "keys password", *storeURL, fs.origin("store"))
 	if err != nil {
 		return err
 	}

@@ -52,6 +52,15 @@ func runLookup(args []string, stdout io.Writer) error {
 		return usageError{"lookup: want a kind: " + lookupKindNames() + " (see 'ipatlas lookup -h')"}
 	}
 	name, rest := args[0], args[1:]
+	if strings.HasPrefix(name, "-") && !isHelpWord(name) {
+		// Flags before the kind (lookup --data DIR country IE): the kind is the first
+		// argument that is not a flag or a flag's value.
+		flags, pos := splitLookupArgs(args)
+		if len(pos) == 0 {
+			return usageError{"lookup: want a kind: " + lookupKindNames() + " (see 'ipatlas lookup -h')"}
+		}
+		name, rest = pos[0], append(append(flags, "--"), pos[1:]...)
+	}
 	if isHelpWord(name) {
 		if len(rest) > 0 {
 			return usageError{fmt.Sprintf("lookup %s: unexpected argument %q (see 'ipatlas lookup -h')", name, rest[0])}
@@ -105,7 +114,7 @@ func runLookup(args []string, stdout io.Writer) error {
 	}
 	snap, err := dataset.Load(filepath.Join(*dataDir, snapshotFile))
 	if err != nil {
-		return err
+		return fmt.Errorf("lookup: no usable data snapshot (run 'ipatlas data update --data %s' first, or give --data): %w", *dataDir, err)
 	}
 	srv := api.New(api.Options{Log: discardLogger(), Auth: api.Offline{}, Meter: api.Offline{}, Data: dataset.NewStatic(snap)})
 	rec := httptest.NewRecorder()

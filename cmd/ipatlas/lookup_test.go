@@ -159,3 +159,32 @@ func TestLookupHelpLayout(t *testing.T) {
 		t.Errorf("lookup countries -h: %q", kind.String())
 	}
 }
+
+// Flags may come before the kind too, as 'lookup -h' says; the kind is then the first
+// argument that is neither a flag nor a flag's value.
+func TestLookupFlagsBeforeKind(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, snapshotFile), datasettest.Bytes(t), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"--data", dir, "--lang", "de", "country", "IE"},
+		{"--data=" + dir, "country", "--lang", "de", "IE"},
+		{"--lang", "de", "country", "IE", "--data", dir},
+		{"--lang", "de", "--data", dir, "--", "country", "IE"},
+	} {
+		var out strings.Builder
+		err := run(context.Background(), append([]string{"lookup"}, args...), &out, io.Discard)
+		if err != nil || !strings.Contains(out.String(), `"name":"Irland"`) {
+			t.Errorf("lookup %q: %v\n%s", args, err, out.String())
+		}
+	}
+	err := run(context.Background(), []string{"lookup", "--data", dir}, io.Discard, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "want a kind") || exitCode(err) != 2 {
+		t.Errorf("lookup with flags and no kind: %v", err)
+	}
+	err = run(context.Background(), []string{"lookup", "country", "IE", "--data", t.TempDir()}, io.Discard, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "run 'ipatlas data update --data") {
+		t.Errorf("lookup without a snapshot: %v, want the hint", err)
+	}
+}

@@ -123,7 +123,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 
 	// The store opens before the snapshot loads (seconds, and most of the memory), so that
 	// a wrong URL or an unreachable database fails at once.
-	store, err := openStore(ctx, c.storeURL, fs.origin("store"))
+	store, err := openStore(ctx, "serve", c.storeURL, fs.origin("store"))
 	if err != nil {
 		return stoppedOr(ctx, log, err)
 	}

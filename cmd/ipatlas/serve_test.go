@@ -16,7 +16,7 @@ func TestServeStoreCheckedFirst(t *testing.T) {
 	dir := t.TempDir()
 	err := run(context.Background(), []string{"serve", "--addr", "127.0.0.1:0", "--data", filepath.Join(dir, "no-data"),
 		"--store", pgtest.UnreachableURL(t, "someone", "test")}, io.Discard, io.Discard)
-	if err == nil || !strings.HasPrefix(err.Error(), "postgres: open: cannot connect") || strings.Contains(err.Error(), "snapshot") {
+	if err == nil || !strings.HasPrefix(err.Error(), "serve: postgres: open: cannot connect") || strings.Contains(err.Error(), "snapshot") {
 		t.Errorf("serve with no store and no data: %v, want the store's error first", err)
 	}
 }

@@ -15,23 +15,29 @@ import (
 const defaultStore = "sqlite:./var/ipatlas.db"
 
 // openStore opens the account store named by url: "sqlite:PATH" or a postgres:// URL.
-// origin names the setting it came from for errors: "--store", or IPATLAS_STORE when the
-// environment gave it (cmdFlags.origin).
-func openStore(ctx context.Context, url, origin string) (account.Store, error) {
+// cmd prefixes its errors ("serve", "keys create"); origin names the setting the URL came
+// from: "--store", or IPATLAS_STORE when the environment gave it (cmdFlags.origin).
+func openStore(ctx context.Context, cmd, url, origin string) (account.Store, error) {
+	var st account.Store
+	var err error
 	switch {
 	case strings.HasPrefix(url, "sqlite:"):
 		path := strings.TrimPrefix(url, "sqlite:")
 		if path == "" {
-			return nil, usageError{origin + " sqlite: needs a file path, e.g. sqlite:./var/ipatlas.db"}
+			return nil, usageError{cmd + ": " + origin + " sqlite: needs a file path, e.g. sqlite:./var/ipatlas.db"}
 		}
-		if err := os.MkdirAll(filepath.Dir(path), 0o750); err != nil {
-			return nil, err
+		if err = os.MkdirAll(filepath.Dir(path), 0o750); err == nil {
+			st, err = sqlite.Open(ctx, path)
 		}
-		return sqlite.Open(ctx, path)
 	case strings.HasPrefix(url, "postgres://"), strings.HasPrefix(url, "postgresql://"):
-		return postgres.Open(ctx, url)
+		st, err = postgres.Open(ctx, url)
+	default:
+		return nil, usageError{fmt.Sprintf("%s: %s %q: want sqlite:PATH or a postgres:// URL", cmd, origin, redactURL(url))}
 	}
-	return nil, usageError{fmt.Sprintf("%s %q: want sqlite:PATH or a postgres:// URL", origin, redactURL(url))}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", cmd, err)
+	}
+	return st, nil
 }
 
 // redactURL hides a password in a store URL before it is printed.

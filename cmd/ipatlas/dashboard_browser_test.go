@@ -213,6 +213,17 @@ func TestDashboardInBrowser(t *testing.T) {
 		t.Errorf("after log-in at %s, want /account/credentials", loc)
 	}
 	b.take("logged-in")
+
+	// A key the tab kept for another account (one logged in before on this tab, whose
+	// session ended without a log-out) is not offered to this one.
+	b.do("explorer with another account's key",
+		chromedp.Evaluate[chromedp.Void](`sessionStorage.setItem("ipatlas-key", JSON.stringify({account: "999999", key: "ipa_OTHERACCOUNTSKEYOTHERACCO"}))`),
+		chromedp.Navigate(srv.base+"/account/explorer"),
+		chromedp.WaitVisible(chromedp.CSS("#ex-key")),
+	)
+	if got := b.run("read explorer key", chromedp.Value(chromedp.CSS("#ex-key"))); got != "" {
+		t.Errorf("explorer offers another account's key %q", got)
+	}
 }
 
 // TestServeSignupFlag: --signup=false turns sign-up off with a clear page; log-in stays,

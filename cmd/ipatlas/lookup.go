@@ -48,18 +48,23 @@ func lookupKindNames() string {
 // the API uses, so the output is exactly the API's JSON. Arguments after the positional
 // ones are extra query parameters written name=value (countryCode=au, subnetsBatchSize=5).
 func runLookup(args []string, stdout io.Writer) error {
+	noKind := usageError{"lookup: want a kind: " + lookupKindNames() + " (see 'ipatlas lookup -h')"}
 	if len(args) == 0 {
-		return usageError{"lookup: want a kind: " + lookupKindNames() + " (see 'ipatlas lookup -h')"}
+		return noKind
 	}
 	name, rest := args[0], args[1:]
 	if strings.HasPrefix(name, "-") && !isHelpWord(name) {
 		// Flags before the kind (lookup --data DIR country IE): the kind is the first
 		// argument that is not a flag or a flag's value.
 		flags, pos := splitLookupArgs(args)
-		if len(pos) == 0 {
-			return usageError{"lookup: want a kind: " + lookupKindNames() + " (see 'ipatlas lookup -h')"}
+		switch {
+		case len(pos) > 0:
+			name, rest = pos[0], append(append(flags, "--"), pos[1:]...)
+		case slices.ContainsFunc(flags, isHelpWord): // lookup --data DIR -h
+			name, rest = "-h", nil
+		default:
+			return noKind
 		}
-		name, rest = pos[0], append(append(flags, "--"), pos[1:]...)
 	}
 	if isHelpWord(name) {
 		if len(rest) > 0 {

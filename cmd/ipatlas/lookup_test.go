@@ -179,6 +179,10 @@ func TestLookupFlagsBeforeKind(t *testing.T) {
 			t.Errorf("lookup %q: %v\n%s", args, err, out.String())
 		}
 	}
+	var help strings.Builder
+	if err := run(context.Background(), []string{"lookup", "--data", dir, "-h"}, &help, io.Discard); err != nil || !strings.HasPrefix(help.String(), "Usage: ipatlas lookup KIND") {
+		t.Errorf("lookup --data DIR -h: %v\n%s", err, help.String())
+	}
 	err := run(context.Background(), []string{"lookup", "--data", dir}, io.Discard, io.Discard)
 	if err == nil || !strings.Contains(err.Error(), "want a kind") || exitCode(err) != 2 {
 		t.Errorf("lookup with flags and no kind: %v", err)

@@ -11,6 +11,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/pprof"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -122,17 +123,24 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	defer stopHUP()
 
 	// The store opens before the snapshot loads (seconds, and most of the memory), so that
-	// a wrong URL or an unreachable database fails at once.
+	// a wrong URL or an unreachable database fails at once; but not before the snapshot is
+	// known to be there, so that a mistyped --data leaves no new database behind.
+	path := filepath.Join(c.dataDir, snapshotFile)
+	noSnapshot := func(err error) error {
+		return fmt.Errorf("serve: no usable data snapshot (run 'ipatlas data update --data %s' first): %w", c.dataDir, err)
+	}
+	if _, err := os.Stat(path); err != nil {
+		return noSnapshot(err)
+	}
 	store, err := openStore(ctx, "serve", c.storeURL, fs.origin("store"))
 	if err != nil {
 		return stoppedOr(ctx, log, err)
 	}
 	defer store.Close()
 
-	path := filepath.Join(c.dataDir, snapshotFile)
 	live, err := dataset.NewLive(path, log)
 	if err != nil {
-		return fmt.Errorf("serve: no usable data snapshot (run 'ipatlas data update --data %s' first): %w", c.dataDir, err)
+		return noSnapshot(err)
 	}
 	if ctx.Err() != nil {
 		return stoppedOr(ctx, log, nil)

@@ -170,7 +170,7 @@ func New(opt Options) (*Server, error) {
 		hashing:      make(chan struct{}, runtime.GOMAXPROCS(0)),
 	}
 	s.csrfGuard.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		s.renderError(w, r, http.StatusForbidden, "This form was sent from another site, so it was refused.")
+		s.pageError(w, r, http.StatusForbidden, "This form was sent from another site, so it was refused.")
 	}))
 	funcs := template.FuncMap{"asset": assetURL}
 	for _, name := range []string{"signup", "login", "logout", "credentials", "usage", "explorer", "error"} {
@@ -186,18 +186,21 @@ func New(opt Options) (*Server, error) {
 // assetVersion changes whenever a file under static/ does. Pages name their assets with it
 // (assetURL), so that a browser holding an hour-old copy from before an upgrade asks for
 // the new one.
-var assetVersion = func() string {
+var assetVersion = contentVersion(assets, "static")
+
+// contentVersion hashes the names and contents of the files under dir.
+func contentVersion(fsys fs.FS, dir string) string {
 	h := sha256.New()
-	fs.WalkDir(assets, "static", func(name string, d fs.DirEntry, err error) error {
+	fs.WalkDir(fsys, dir, func(name string, d fs.DirEntry, err error) error {
 		if err == nil && d.Type().IsRegular() {
-			b, _ := fs.ReadFile(assets, name)
-			h.Write([]byte(name))
+			b, _ := fs.ReadFile(fsys, name)
+			fmt.Fprintf(h, "%s\x00%d\x00", name, len(b))
 			h.Write(b)
 		}
 		return nil
 	})
 	return hex.EncodeToString(h.Sum(nil))[:12]
-}()
+}
 
 // assetURL is the address of the static file name, for templates.
 func assetURL(name string) string { return "/assets/" + name + "?v=" + assetVersion }
@@ -252,7 +255,7 @@ func (s *Server) Register(mux *http.ServeMux) {
 	h("GET /logout", s.logoutForm)
 	h("POST /logout", s.logout)
 	h("GET /account/{$}", func(w http.ResponseWriter, r *http.Request) error {
-		http.Redirect(w, r, "/account/credentials", http.StatusSeeOther)
+		http.Redirect(w, r, accountHome, http.StatusSeeOther)
 		return nil
 	})
 	h("GET /account/credentials", s.authed(s.credentials))
@@ -329,7 +332,9 @@ type page struct {
 
 // pageHeaders sets the headers of every dashboard page.
 func (s *Server) pageHeaders(w http.ResponseWriter, r *http.Request) {
-	if s.secure(r) {
+	if r.TLS != nil {
+		// Only where this server holds the certificate: a TLS proxy in front sets its own
+		// policy, and one that also serves plain HTTP on this host must not be locked out.
 		w.Header().Set("Strict-Transport-Security", "max-age=31536000")
 	}
 	w.Header().Set("Cache-Control", "no-store")
@@ -507,7 +512,7 @@ func (s *Server) authed(fn func(http.ResponseWriter, *http.Request, session) err
 				s.setCookie(w, r, sessionCookie, "", -1)
 				return errSessionEnded
 			}
-			http.Redirect(w, r, "/login?next="+url.QueryEscape(r.URL.RequestURI()), http.StatusSeeOther)
+			http.Redirect(w, r, "/login?next="+url.QueryEscape(r.URL.EscapedPath()), http.StatusSeeOther)
 			return nil
 		}
 		if err != nil {
@@ -527,16 +532,20 @@ func (s *Server) authed(fn func(http.ResponseWriter, *http.Request, session) err
 
 var errSessionEnded = web.Errorf(http.StatusUnauthorized, "Your session has ended, so nothing was changed. Log in again.")
 
-// afterLogin is where a log-in goes: next if it is one of the account's pages, else the
-// Credentials page. Only a path on this site is followed, so that a link to the log-in
-// page cannot send people elsewhere once they have logged in.
+// accountHome is the page a log-in or sign-up lands on.
+const accountHome = "/account/credentials"
+
+// afterLogin is where a log-in goes: next if it names one of the account's pages, else
+// accountHome. Only a path on this site is followed, so that a link to the log-in page
+// cannot send people elsewhere once they have logged in, and without its query, so that
+// it cannot open a page in a state the person did not ask for (?confirm=regenerate).
 func afterLogin(next string) string {
 	u, err := url.Parse(next)
 	if err != nil || u.Scheme != "" || u.Host != "" || u.Opaque != "" || !strings.HasPrefix(next, "/account/") ||
 		strings.ContainsAny(next, "\\\r\n") || path.Clean(u.Path) != u.Path {
-		return "/account/credentials"
+		return accountHome
 	}
-	return next
+	return u.EscapedPath()
 }
 
 func (s *Server) newSession(ctx context.Context, w http.ResponseWriter, r *http.Request, id account.ID) error {
@@ -556,7 +565,7 @@ func (s *Server) newSession(ctx context.Context, w http.ResponseWriter, r *http.
 func (s *Server) root(w http.ResponseWriter, r *http.Request) error {
 	to := "/login"
 	if s.cookie(r, sessionCookie) != "" {
-		to = "/account/credentials"
+		to = accountHome
 	}
 	http.Redirect(w, r, to, http.StatusSeeOther)
 	return nil
@@ -599,7 +608,7 @@ func (s *Server) signupForm(w http.ResponseWriter, r *http.Request) error {
 		return errSignupOff
 	}
 	if s.loggedIn(r) {
-		http.Redirect(w, r, "/account/credentials", http.StatusSeeOther)
+		http.Redirect(w, r, accountHome, http.StatusSeeOther)
 		return nil
 	}
 	s.render(w, http.StatusOK, "signup", page{Title: "Sign up", Nav: "signup", CSRF: s.preToken(w, r), Signup: true})
@@ -671,7 +680,7 @@ func (s *Server) signup(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	s.flashKey(w, r, key)
-	http.Redirect(w, r, "/account/credentials", http.StatusSeeOther)
+	http.Redirect(w, r, accountHome, http.StatusSeeOther)
 	return nil
 }
 
@@ -704,7 +713,7 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) error {
 	next := afterLogin(r.PostFormValue("next"))
 	fail := func(code int, field, msg string) error {
 		p := page{Title: "Log in", Nav: "login", CSRF: s.preToken(w, r), Signup: s.opt.Signup, Email: email, Error: msg, Invalid: field}
-		if next != "/account/credentials" {
+		if next != accountHome {
 			p.Next = next
 		}
 		s.render(w, code, "login", p)
@@ -843,7 +852,7 @@ func (s *Server) regenerate(w http.ResponseWriter, r *http.Request, ss session) 
 	}
 	s.opt.Log.Info("dashboard: key regenerated", "account", ss.acct.ID)
 	s.flashKey(w, r, key)
-	http.Redirect(w, r, "/account/credentials", http.StatusSeeOther)
+	http.Redirect(w, r, accountHome, http.StatusSeeOther)
 	return nil
 }
 

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"testing/fstest"
 	"time"
 
 	"github.com/ipatlas/ipatlas/internal/account"
@@ -112,7 +113,11 @@ func TestAfterLogin(t *testing.T) {
 	for next, want := range map[string]string{
 		"":               "/account/credentials",
 		"/account/usage": "/account/usage",
-		"/account/credentials?confirm=regenerate": "/account/credentials?confirm=regenerate",
+		"/account/credentials?confirm=regenerate": "/account/credentials", // no state from a link
+		"/account/usage#top":                      "/account/usage",
+		"/account/%2e%2e/login":                   "/account/credentials",
+		"/account/%2F%2Fevil.example":             "/account/credentials",
+		"/account/..%2flogin":                     "/account/credentials",
 		"//evil.example/account/":                 "/account/credentials",
 		"https://evil.example/account/usage":      "/account/credentials",
 		"/account/../logout":                      "/account/credentials",
@@ -196,6 +201,17 @@ func TestPageHeadersAndAssets(t *testing.T) {
 	}
 	if len(assetVersion) != 12 {
 		t.Errorf("assetVersion = %q", assetVersion)
+	}
+	// The version follows the content: a changed byte or a renamed file changes it.
+	files := fstest.MapFS{"static/app.js": {Data: []byte("a")}, "static/style.css": {Data: []byte("b")}}
+	v := contentVersion(files, "static")
+	files["static/app.js"] = &fstest.MapFile{Data: []byte("c")}
+	v2 := contentVersion(files, "static")
+	files["static/app2.js"], files["static/app.js"] = files["static/app.js"], nil
+	delete(files, "static/app.js")
+	v3 := contentVersion(files, "static")
+	if v == v2 || v2 == v3 || v != contentVersion(fstest.MapFS{"static/app.js": {Data: []byte("a")}, "static/style.css": {Data: []byte("b")}}, "static") {
+		t.Errorf("contentVersion: %s, %s after a change, %s after a rename", v, v2, v3)
 	}
 }
 

@@ -19,7 +19,7 @@ const Length = 10
 // integer longitude of 0 as if it were negative. It encodes 180 correctly, as that same
 // column, so those longitudes are encoded as 180.
 func Encode(lat, lon float64) string {
-	if math.Floor(lon*lngGridSteps) <= -180*lngGridSteps {
+	if math.Floor(lon*lngGridSteps) == -180*lngGridSteps {
 		lon = 180
 	}
 	return olc.Encode(lat, lon, Length)

@@ -37,6 +37,10 @@ func TestEncodeEdges(t *testing.T) {
 	} {
 		checkCode(t, p[0], p[1], Encode(p[0], p[1]))
 	}
+	// Outside the range the upstream encoder's wrapping stands (-190 is 170).
+	if got, want := Encode(0, -190), olc.Encode(0, 170, Length); got != want {
+		t.Errorf("Encode(0, -190) = %q, want %q", got, want)
+	}
 	if got, want := Encode(48.858370, 2.294481), "8FW4V75V+8Q"; got != want { // as Google Maps gives it
 		t.Errorf("Eiffel Tower: %q, want %q", got, want)
 	}

@@ -4,9 +4,9 @@
 // The explorer's text handling, on window.ipatlasExplorer so that the browser test can
 // check it against Go's.
 var ipatlasExplorer = (function () {
-  // indent lays out a JSON text two spaces a level, as JSON.stringify(v, null, 2) would,
-  // but from the text: parsing would round numbers past 2^53 (an IPv6 prefix's size).
-  // Text that is not JSON comes back as it was.
+  // indent lays out a JSON text two spaces a level, as Go's json.Indent does: from the
+  // text, numbers and escapes as they were sent (JSON.parse would round numbers past 2^53,
+  // such as an IPv6 prefix's size). Text that is not JSON comes back as it was.
   function indent(text) {
     try { JSON.parse(text); } catch (err) { return text; }
     var out = "", depth = 0, inString = false;
@@ -54,7 +54,8 @@ var ipatlasExplorer = (function () {
     }).join("");
   }
 
-  // buildQuery turns the query field into the query string that is sent.
+  // buildQuery turns the query field into the query string that is sent; it throws a
+  // URIError on text that cannot be encoded (a lone surrogate).
   function buildQuery(query) {
     return pairs(query).map(function (p) {
       return escape(p[0]) + (p[1] === null ? "" : "=" + escape(p[1]));
@@ -98,10 +99,16 @@ document.addEventListener("DOMContentLoaded", function () {
     });
   });
 
-  // The explorer keeps the key for the tab's session: a key just shown (after sign-up or
-  // regeneration) replaces the one it had, and logging out forgets it.
+  // The explorer keeps the key for the tab's session, with the account it belongs to: a
+  // key just shown (after sign-up or regeneration) replaces the one it had, and a page of
+  // another account, or of none (a session that ended, a log-out), forgets it.
+  var account = document.body.dataset.account || "";
+  var saved = null;
+  try { saved = JSON.parse(sessionStorage.getItem("ipatlas-key")); } catch (err) { /* an old format */ }
+  if (!saved || saved.account !== account) sessionStorage.removeItem("ipatlas-key");
+  var saveKey = function (k) { sessionStorage.setItem("ipatlas-key", JSON.stringify({ account: account, key: k })); };
   var shown = document.getElementById("key");
-  if (shown) sessionStorage.setItem("ipatlas-key", shown.value);
+  if (shown && account) saveKey(shown.value);
   document.querySelectorAll('form[action="/logout"]').forEach(function (f) {
     f.addEventListener("submit", function () { sessionStorage.removeItem("ipatlas-key"); });
   });
@@ -113,7 +120,7 @@ document.addEventListener("DOMContentLoaded", function () {
   var q = document.getElementById("ex-query");
   var out = document.getElementById("ex-result");
   var status = document.getElementById("ex-status");
-  key.value = sessionStorage.getItem("ipatlas-key") || "";
+  key.value = saved && saved.account === account ? saved.key : "";
   ep.addEventListener("change", function () {
     q.value = ipatlasExplorer.carry(q.value, ep.selectedOptions[0].dataset.example || "");
   });
@@ -122,20 +129,26 @@ document.addEventListener("DOMContentLoaded", function () {
     e.preventDefault();
     if (inFlight) inFlight.abort(); // a slower earlier answer must not land over this one
     var mine = inFlight = new AbortController();
-    sessionStorage.setItem("ipatlas-key", key.value.trim());
-    var query = ipatlasExplorer.buildQuery(q.value);
+    saveKey(key.value.trim());
+    var query;
+    try { query = ipatlasExplorer.buildQuery(q.value); } catch (err) {
+      status.textContent = "not sent";
+      out.textContent = "The parameters hold text that cannot be sent: " + String(err);
+      return;
+    }
     var url = ep.value + (query ? "?" + query : "");
     status.textContent = "…";
     out.textContent = "GET " + url;
     fetch(url, { headers: { "x-service-key": key.value.trim() }, credentials: "omit", signal: mine.signal })
       .then(function (res) {
         return res.text().then(function (body) {
+          if (mine !== inFlight) return; // a later request was sent meanwhile
           status.textContent = "HTTP " + res.status;
           out.textContent = "GET " + url + "\n\n" + ipatlasExplorer.indent(body);
         });
       })
       .catch(function (err) {
-        if (mine.signal.aborted) return;
+        if (mine !== inFlight) return;
         status.textContent = "failed";
         out.textContent = "GET " + url + "\n\n" + String(err);
       });

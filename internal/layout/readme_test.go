@@ -12,7 +12,7 @@ import (
 
 // TestREADMEGoExamples builds every Go block of README.md, so that a change to the client
 // or an edit of the text cannot leave README with code that does not compile. A block is a
-// function body that takes ctx and key as given; it is wrapped in a main package with the
+// whole program, or a function body that takes ctx and key as given; it is wrapped in a main package with the
 // imports such examples use and built through an overlay, inside the module (so that it
 // imports the client as a user's code would) but without writing into the source tree.
 func TestREADMEGoExamples(t *testing.T) {
@@ -79,8 +79,12 @@ func goBlocks(md string) []string {
 }
 
 // exampleProgram wraps a README block in a main package. The blank uses keep an import
-// or the given ctx and key from failing the build where a block does not need them.
+// or the given ctx and key from failing the build where a block does not need them. A
+// block that is a whole program (it has a package clause) is built as it is.
 func exampleProgram(block string) string {
+	if strings.HasPrefix(block, "package ") || strings.Contains(block, "\npackage ") {
+		return block + "\n"
+	}
 	return `package main
 
 import (

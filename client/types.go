@@ -210,7 +210,7 @@ type Carrier struct {
 	TotalIPv6Prefixes      *int    `json:"totalIpv6Prefixes,omitempty"`
 	TotalIPv6BogonPrefixes *int    `json:"totalIpv6BogonPrefixes,omitempty"`
 	Rank                   int     `json:"rank,omitempty"`     // 0 when unranked
-	RankText               string  `json:"rankText,omitempty"` // as "#170 out of 77,466"
+	RankText               string  `json:"rankText,omitempty"` // as "#170 out of 77,428"
 }
 
 // ViaCarrier is an AS in the shorter via-carrier shape (viaCarriers, transitTo). For an AS

@@ -384,8 +384,13 @@ func addNetworks(ctx context.Context, in *netinfo.Input, asnDB asnDB, countries 
 			a.Country = cc
 		}
 		if p, ok := covering(n.Prefix); ok {
-			if p == n.Prefix {
-				for _, o := range paths.origins(p) {
+			// The dumps' other origins of the same prefix are carriers too (a prefix
+			// announced by several ASes), but only where the dumps also name the ASN
+			// source's origin: dumps that name other origins only describe the prefix at
+			// another time (the public samples are years older than the ASN source), and
+			// their origins would be stale carriers, counted in those ASes' totals and ranks.
+			if origins := paths.origins(p); p == n.Prefix && slices.Contains(origins, n.ASN) {
+				for _, o := range origins {
 					if !slices.Contains(a.Carriers, o) && len(a.Carriers) < netinfo.MaxCarriers {
 						a.Carriers = append(a.Carriers, o)
 					}

@@ -104,10 +104,11 @@ type Confidence struct {
 //     most LowMaxShare of the prefix is placed in the country;
 //   - high: at least one independent source agrees and none disagrees, at least
 //     HighMinShare of the prefix is placed in the country, the area's radius is at most
-//     HighMaxRadiusKm, and the area holds the pin (p's coordinates);
+//     HighMaxRadiusKm, the area holds the pin (p's coordinates), and the data names a city;
 //   - moderate: otherwise (evidence agrees only in part, no independent source, the
-//     prefix spans countries, the area is large, or the data places the address among
-//     the few networks of its prefix that the area leaves out, see AreaCoverage).
+//     prefix spans countries, the area is large, the data names no city, or it places the
+//     address among the few networks of its prefix that the area leaves out, see
+//     AreaCoverage).
 //
 // A smaller area does not by itself mean a higher level: the polygon is the service area,
 // not the confidence (spec rule 3). Estimates come from the precomputed areas (WithAreas)
@@ -143,9 +144,15 @@ func (db *DB) Confidence(p Place, ev Evidence) Confidence {
 		c.Level, c.Reason = LevelLow, "the network mostly serves other countries"
 	case agree > 0 && conflict == 0 && c.CountryShare >= HighMinShare && c.RadiusKm <= HighMaxRadiusKm:
 		// An area of the address's own network is its accuracy circle, which holds the pin.
-		if pfx != p.Network && !c.Area.Contains(p.Latitude, p.Longitude) {
+		switch {
+		case pfx != p.Network && !c.Area.Contains(p.Latitude, p.Longitude):
 			c.Level, c.Reason = LevelModerate, "the address is placed outside its network's service area"
-		} else {
+		case p.City.IsZero():
+			// A record without a city sits at its region's or country's default point, often
+			// with a radius of 100 km (GeoLite2's Netherlands and Switzerland, say): a small
+			// circle there does not place anyone.
+			c.Level, c.Reason = LevelModerate, "the data places the address in its region or country, not a city"
+		default:
 			c.Level, c.Reason = LevelHigh, "independent sources agree and the service area is small"
 		}
 	case conflict > 0:

@@ -318,6 +318,23 @@ func TestConfidence(t *testing.T) {
 	}
 }
 
+// A record without a city is not "high", however small its circle: GeoLite2 places its
+// country-level records for some countries (the Netherlands, Switzerland) at a default
+// point with a radius of 100 km, which agreeing sources and a small area would rate high.
+func TestConfidenceNoCity(t *testing.T) {
+	d := fixture()
+	d.Records = append(d.Records, RecordData{Continent: 0, Country: 1, RegisteredCountry: 1, City: NoPlace,
+		HasLocation: true, Latitude: -25.0, Longitude: 134.0, AccuracyRadius: 100})
+	at := slices.IndexFunc(d.V4, func(l Leaf) bool { return l.Prefix.Addr() == netip.MustParseAddr("10.0.0.0") })
+	d.V4 = slices.Insert(d.V4, at, Leaf{Prefix: netip.MustParsePrefix("7.0.0.0/24"), Kind: LeafData, Record: len(d.Records) - 1})
+	db, _ := mustDB(t, d)
+	p, _ := db.Lookup(netip.MustParseAddr("7.0.0.1"))
+	c := db.Confidence(p, Evidence{SecondOpinion: "AU"})
+	if c.Level != LevelModerate || !strings.Contains(c.Reason, "not a city") || c.RadiusKm > HighMaxRadiusKm {
+		t.Errorf("country-level record, radius %.0f km: %v (%s), want moderate for naming no city", c.RadiusKm, c.Level, c.Reason)
+	}
+}
+
 // TestConfidencePinOutsideArea: in a /20 whose addresses are all in Sydney but for one /24
 // in Newcastle (117 km off, 1/16 of the addresses), the area is Sydney's alone
 // (AreaCoverage): an address in Sydney is "high", the Newcastle one, whose pin the area does
@@ -493,7 +510,10 @@ func polygons(area []Point) int {
 }
 
 func TestConfidenceAntimeridian(t *testing.T) {
-	db, _ := mustDB(t, fixture())
+	d := fixture()
+	d.Places = append(d.Places, PlaceData{GeonameID: 2204582, Names: names("Labasa")})
+	d.Records[4].City = len(d.Places) - 1 // a city, so that the level can be high
+	db, _ := mustDB(t, d)
 	p, _ := db.Lookup(netip.MustParseAddr("5.0.0.1"))
 	c := db.Confidence(p, Evidence{SecondOpinion: "FJ"})
 	checkClosed(t, c.Area.Points())

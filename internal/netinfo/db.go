@@ -300,7 +300,10 @@ func (db *DB) fillNet(n *Network, i int) {
 	n.Organisation = db.strs[x.org]
 	n.BGPPrefix = x.prefix()
 	n.IsReachableGlobally = !n.IsBogon
-	if n.RegisteredCountry == "" {
+	// The network's own country (the geolocation data's registered country) stands in for a
+	// registry block without one only where the block is someone's: available or reserved
+	// space, and bogons, are registered to nobody, whatever an older record says.
+	if n.RegisteredCountry == "" && !n.IsBogon && (n.RegistryStatus == "" || InUse(n.RegistryStatus)) {
 		n.RegisteredCountry = db.strs[x.country]
 	}
 	if x.nCarr > 0 {

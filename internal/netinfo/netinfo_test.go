@@ -312,3 +312,29 @@ func TestAddrCount(t *testing.T) {
 		t.Errorf("Float64 = %v", got)
 	}
 }
+
+// The network's own country stands in for a registry block without one only where the
+// block is someone's: announced space that a newer statistics file calls reserved or
+// available, or that is a bogon, is registered to nobody.
+func TestRegisteredCountryOnlyForRegisteredSpace(t *testing.T) {
+	db := mustDB(t, netinfo.Input{
+		Registry: []netinfo.RegistryBlock{
+			block("45.6.0.0/16", "LACNIC", "allocated", "", 0),
+			block("45.6.236.0/22", "LACNIC", "reserved", "", 4),
+			block("45.7.0.0/16", "LACNIC", "available", "", 0),
+		},
+		Bogons: []netinfo.BogonBlock{bogon("45.6.128.0/24", true, 3)},
+		Networks: []netinfo.Announced{
+			announced("45.6.1.0/24", "A", "BR", []uint32{28000}),
+			announced("45.6.128.0/24", "B", "BR", []uint32{28000}),
+			announced("45.6.236.0/22", "C", "BR", []uint32{28000}),
+			announced("45.7.1.0/24", "D", "BR", []uint32{28000}),
+		},
+	})
+	for addr, want := range map[string]string{"45.6.1.1": "BR", "45.6.128.1": "", "45.6.236.1": "", "45.7.1.1": ""} {
+		n, _ := db.Lookup(netip.MustParseAddr(addr))
+		if n.RegisteredCountry != want {
+			t.Errorf("%s (%s, bogon %v): registered country %q, want %q", addr, n.RegistryStatus, n.IsBogon, n.RegisteredCountry, want)
+		}
+	}
+}

@@ -357,7 +357,8 @@ func cluster(pts []point) [][]point {
 
 // hullOfCircles appends to dst the closed convex hull of the accuracy circles of pts, as
 // Polygons holds points. The hull is taken in an azimuthal equidistant projection centred on
-// the group, which keeps distances from the centre and has no seam at the antimeridian.
+// the group, which keeps distances from the centre and has no seam at the antimeridian; a
+// hull across the antimeridian is then split there (splitAtAntimeridian).
 func hullOfCircles(dst []int32, pts []point) []int32 {
 	cx, cy, cz := centre(pts)
 	φ0, λ0 := math.Asin(max(-1, min(1, cz))), math.Atan2(cy, cx)
@@ -402,7 +403,7 @@ func hullOfCircles(dst []int32, pts []point) []int32 {
 	for _, v := range hull {
 		dst = append(dst, e5(v.lat), e5(normLon(v.lon)))
 	}
-	return append(dst, dst[start], dst[start+1])
+	return splitAtAntimeridian(append(dst, dst[start], dst[start+1]), start)
 }
 
 // The hull's vertices are the hot part of a confidence estimate (CircleVertices per place,

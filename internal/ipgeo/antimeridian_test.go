@@ -1,6 +1,8 @@
 package ipgeo
 
 import (
+	"math"
+	"math/rand/v2"
 	"slices"
 	"testing"
 )
@@ -46,5 +48,32 @@ func TestSplitAtAntimeridian(t *testing.T) {
 				t.Errorf("got  %v\nwant %v", got, want)
 			}
 		})
+	}
+}
+
+// Circles near the antimeridian, of every size the data has: each area is closed rings
+// with no edge across it, every point in range, and the circle's centre inside.
+func TestCirclesNearAntimeridian(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 2000 {
+		lat := rng.Float64()*160 - 80
+		lon := 170 + rng.Float64()*20 // 170 to 190, that is to -170
+		if lon >= 180 {
+			lon -= 360
+		}
+		km := 1 + rng.Float64()*999
+		a := Polygons{hullOfCircles(nil, []point{newPoint(lat, lon, km, 1)})}
+		if !closedPolygons(a.v) || !a.Contains(lat, lon) {
+			t.Fatalf("circle at %v, %v of %.0f km: closed %v, holds its centre %v: %v", lat, lon, km, closedPolygons(a.v), a.Contains(lat, lon), a.Points())
+		}
+		pts := a.Points()
+		for i := 1; i < len(pts); i++ {
+			if d := math.Abs(pts[i].Longitude - pts[i-1].Longitude); d > 180 && pts[i-1] != pts[0] {
+				t.Fatalf("circle at %v, %v of %.0f km: an edge jumps across the antimeridian: %v", lat, lon, km, pts)
+			}
+			if pts[i].Longitude < -180 || pts[i].Longitude > 180 {
+				t.Fatalf("point %v out of range", pts[i])
+			}
+		}
 	}
 }

@@ -56,7 +56,14 @@ func splitAtAntimeridian(v []int32, start int) []int32 {
 	side := func(east bool, shift int64) []int32 {
 		inside := func(l int64) bool { return (l >= edge) == east }
 		var out []int32
-		add := func(lat, lon int64) { out = append(out, int32(lat), int32(lon+shift)) }
+		add := func(lat, lon int64) {
+			// A vertex on the line is also where its edges cross it: keep it once.
+			p := [2]int32{int32(lat), int32(lon + shift)}
+			if k := len(out); k >= 2 && out[k-2] == p[0] && out[k-1] == p[1] {
+				return
+			}
+			out = append(out, p[0], p[1])
+		}
 		for i := range n {
 			aLat, aLon, bLat, bLon := lats[i], lons[i], lats[i+1], lons[i+1]
 			if inside(aLon) {
@@ -67,8 +74,11 @@ func splitAtAntimeridian(v []int32, start int) []int32 {
 				add(lat, edge)
 			}
 		}
+		for k := len(out); k >= 4 && out[k-2] == out[0] && out[k-1] == out[1]; k = len(out) {
+			out = out[:k-2] // the ring came back to its first point on the line
+		}
 		if len(out) < 6 {
-			return nil
+			return nil // the ring only touches the line from the other side
 		}
 		return append(out, out[0], out[1])
 	}

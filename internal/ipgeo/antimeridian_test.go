@@ -33,6 +33,13 @@ func TestSplitAtAntimeridian(t *testing.T) {
 				ring([2]float64{-1, -179}, [2]float64{1, -179}, [2]float64{1, -180}, [2]float64{-1, -180}),
 			}},
 		{"around a pole", ring([2]float64{-85, 0}, [2]float64{-85, 120}, [2]float64{-85, -120}), nil},
+		{"touches +180 at a vertex", ring([2]float64{-1, 179}, [2]float64{0, 180}, [2]float64{1, 179}),
+			[][]int32{ring([2]float64{-1, 179}, [2]float64{0, 180}, [2]float64{1, 179})}},
+		{"crosses at a vertex on the line", ring([2]float64{-1, 179}, [2]float64{0, -180}, [2]float64{1, -179}, [2]float64{1, 179}),
+			[][]int32{
+				ring([2]float64{-1, 179}, [2]float64{0, 180}, [2]float64{1, 180}, [2]float64{1, 179}),
+				ring([2]float64{0, -180}, [2]float64{1, -179}, [2]float64{1, -180}),
+			}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			prefix := []int32{7, 7, 8, 8, 7, 7, 7, 7} // a ring before it stays
@@ -55,11 +62,17 @@ func TestSplitAtAntimeridian(t *testing.T) {
 // with no edge across it, every point in range, and the circle's centre inside.
 func TestCirclesNearAntimeridian(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	for range 2000 {
+	for i := range 20000 {
 		lat := rng.Float64()*160 - 80
 		lon := 170 + rng.Float64()*20 // 170 to 190, that is to -170
 		if lon >= 180 {
 			lon -= 360
+		}
+		switch i % 10 { // centres on the line itself, whose vertices at 0 and 180° stay there
+		case 0:
+			lon = 180
+		case 1:
+			lon = -180
 		}
 		km := 1 + rng.Float64()*999
 		a := Polygons{hullOfCircles(nil, []point{newPoint(lat, lon, km, 1)})}

@@ -25,8 +25,9 @@ const (
 	// CircleVertices is the number of vertices of the polygon that stands for each place's
 	// accuracy circle before the hull is taken.
 	CircleVertices = 16
-	// MaxPolygons is the most polygons in an area: places whose accuracy circles do not
-	// overlap form separate clusters, and the heaviest clusters are kept.
+	// MaxPolygons is the most clusters in an area: places whose accuracy circles do not
+	// overlap form separate clusters, and the heaviest clusters are kept. Each is one
+	// polygon, or two where it crosses the antimeridian (splitAtAntimeridian).
 	MaxPolygons = 3
 	// MinRadiusKm is the radius used for a place without an accuracy radius.
 	MinRadiusKm = 1

@@ -22,7 +22,8 @@
 // lies in one. It is reachable globally when it is announced and not a bogon.
 //
 // RegisteredCountry is the country of the answering registry block, or, where that block has
-// none, the country recorded with the announcing network.
+// none but is someone's (InUse) and the address is no bogon, the country recorded with the
+// announcing network.
 //
 // # Values and sharing
 //

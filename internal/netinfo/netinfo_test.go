@@ -338,3 +338,22 @@ func TestRegisteredCountryOnlyForRegisteredSpace(t *testing.T) {
 		}
 	}
 }
+
+// A range of available space with registered blocks inside it has no single status, so it
+// is not known to be someone's: the network's country does not fill it either.
+func TestRangeRegisteredCountryNeedsStatus(t *testing.T) {
+	db := mustDB(t, netinfo.Input{
+		Registry: []netinfo.RegistryBlock{
+			block("45.6.0.0/16", "LACNIC", "available", "", 0),
+			block("45.6.236.0/22", "LACNIC", "allocated", "", 4),
+		},
+		Networks: []netinfo.Announced{announced("45.6.0.0/16", "A", "BR", []uint32{28000})},
+	})
+	res, err := db.Within(netip.MustParsePrefix("45.6.0.0/16"), netinfo.WithinOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := res.Network; n.RegistryStatus != "" || n.RegisteredCountry != "" {
+		t.Errorf("range 45.6.0.0/16: status %q, country %q; want both empty", n.RegistryStatus, n.RegisteredCountry)
+	}
+}

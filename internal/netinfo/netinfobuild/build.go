@@ -389,8 +389,8 @@ func addNetworks(ctx context.Context, in *netinfo.Input, asnDB asnDB, countries 
 			// source's origin: dumps that name other origins only describe the prefix at
 			// another time (the public samples are years older than the ASN source), and
 			// their origins would be stale carriers, counted in those ASes' totals and ranks.
-			if origins := paths.origins(p); p == n.Prefix && slices.Contains(origins, n.ASN) {
-				for _, o := range origins {
+			if p == n.Prefix && slices.Contains(paths.origins(p), n.ASN) {
+				for _, o := range paths.origins(p) {
 					if !slices.Contains(a.Carriers, o) && len(a.Carriers) < netinfo.MaxCarriers {
 						a.Carriers = append(a.Carriers, o)
 					}

@@ -168,7 +168,7 @@ func (r *Reference) Lookup(a netip.Addr) (netinfo.Network, bool) {
 			n.Organisation = x.Organisation
 			n.BGPPrefix = x.Prefix
 			n.IsReachableGlobally = !n.IsBogon
-			if n.RegisteredCountry == "" && !n.IsBogon && (n.RegistryStatus == "" || netinfo.InUse(n.RegistryStatus)) {
+			if n.RegisteredCountry == "" && !n.IsBogon && netinfo.InUse(n.RegistryStatus) {
 				n.RegisteredCountry = x.Country
 			}
 			if len(x.Carriers) > 0 {

@@ -867,7 +867,7 @@ func (s *Server) accountPage(ss session, title, nav string) page {
 
 func (s *Server) explorer(w http.ResponseWriter, r *http.Request, ss session) error {
 	p := s.accountPage(ss, "API explorer", "explorer")
-	p.EndpointGroups = groupByPackage(Endpoints())
+	p.EndpointGroups = explorerGroups
 	s.render(w, http.StatusOK, "explorer", p)
 	return nil
 }

@@ -39,6 +39,9 @@ type endpointGroup struct {
 	Endpoints []Endpoint
 }
 
+// explorerGroups is the explorer's list as it shows it, grouped once.
+var explorerGroups = groupByPackage(Endpoints())
+
 // groupByPackage groups eps by package, in the order the packages first appear.
 func groupByPackage(eps []Endpoint) []endpointGroup {
 	var groups []endpointGroup

@@ -14,43 +14,39 @@ func splitAtAntimeridian(v []int32, start int) []int32 {
 	if n < 3 {
 		return v
 	}
-	// The ring's longitudes made continuous (no step over 180°): first only to see whether
-	// it crosses, so that the common case allocates nothing.
-	continuous := func(each func(i int, lon int64)) (last int64, crosses bool) {
-		l := int64(ring[1])
-		each(0, l)
-		for i := 1; i <= n; i++ {
-			d := int64(ring[2*i+1]) - int64(ring[2*i-1])
-			switch {
-			case d > half:
-				d -= full
-			case d < -half:
-				d += full
-			}
-			l += d
-			crosses = crosses || l >= half || l < -half
-			each(i, l)
+	// Where the ring crosses, its stored longitudes step across ±180°: out and back for an
+	// area beside the antimeridian, once (net) for one around a pole. The common case, no
+	// step, allocates nothing.
+	wrap := func(d int64) int64 {
+		switch {
+		case d > half:
+			return -full
+		case d < -half:
+			return full
 		}
-		return l, crosses
+		return 0
 	}
-	last, crosses := continuous(func(int, int64) {})
-	if !crosses || last != int64(ring[1]) {
+	steps, net := 0, int64(0)
+	for i := 1; i <= n; i++ {
+		if w := wrap(int64(ring[2*i+1]) - int64(ring[2*i-1])); w != 0 {
+			steps, net = steps+1, net+w
+		}
+	}
+	if steps == 0 || net != 0 {
 		return v
 	}
+	// The longitudes made continuous, and the meridian they cross there: +180° or -180°.
 	lons := make([]int64, n+1)
-	continuous(func(i int, l int64) { lons[i] = l })
-	// The meridian crossed, in the continuous longitudes: +180° or -180°.
+	lons[0] = int64(ring[1])
 	edge := int64(half)
-	for _, l := range lons {
-		if l < -half {
+	for i := 1; i <= n; i++ {
+		d := int64(ring[2*i+1]) - int64(ring[2*i-1])
+		lons[i] = lons[i-1] + d + wrap(d)
+		if lons[i] < -half {
 			edge = -half
-			break
 		}
 	}
-	lats := make([]int64, n+1)
-	for i := range lats {
-		lats[i] = int64(ring[2*i])
-	}
+	lat := func(i int) int64 { return int64(ring[2*i]) }
 	// Each side of edge by Sutherland–Hodgman against the one line; the hull is convex in
 	// these coordinates, so each side is one ring.
 	side := func(east bool, shift int64) []int32 {
@@ -65,13 +61,12 @@ func splitAtAntimeridian(v []int32, start int) []int32 {
 			out = append(out, p[0], p[1])
 		}
 		for i := range n {
-			aLat, aLon, bLat, bLon := lats[i], lons[i], lats[i+1], lons[i+1]
+			aLat, aLon, bLat, bLon := lat(i), lons[i], lat(i+1), lons[i+1]
 			if inside(aLon) {
 				add(aLat, aLon)
 			}
 			if inside(aLon) != inside(bLon) {
-				lat := aLat + (bLat-aLat)*(edge-aLon)/(bLon-aLon)
-				add(lat, edge)
+				add(aLat+(bLat-aLat)*(edge-aLon)/(bLon-aLon), edge)
 			}
 		}
 		for k := len(out); k >= 4 && out[k-2] == out[0] && out[k-1] == out[1]; k = len(out) {

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -57,8 +58,21 @@ func TestREADMEGoExamples(t *testing.T) {
 			if out, err := cmd.CombinedOutput(); err != nil {
 				t.Errorf("README's Go block %d does not build: %v\n%s\n%s", i, err, out, block)
 			}
+			// A whole program is one of client/examples, verbatim, so that the program
+			// people copy is also one they can run from the repository.
+			if isProgram(block) {
+				examples, _ := filepath.Glob(filepath.Join(root, "client", "examples", "*", "main.go"))
+				if !slices.ContainsFunc(examples, func(f string) bool { b, _ := os.ReadFile(f); return string(b) == block+"\n" }) {
+					t.Errorf("README's Go block %d is a program but none of client/examples/*/main.go; copy it there or from there", i)
+				}
+			}
 		})
 	}
+}
+
+// isProgram reports whether a README block is a whole program: it has a package clause.
+func isProgram(block string) bool {
+	return strings.HasPrefix(block, "package ") || strings.Contains(block, "\npackage ")
 }
 
 // goBlocks returns the contents of README's ```go fences.
@@ -82,7 +96,7 @@ func goBlocks(md string) []string {
 // or the given ctx and key from failing the build where a block does not need them. A
 // block that is a whole program (it has a package clause) is built as it is.
 func exampleProgram(block string) string {
-	if strings.HasPrefix(block, "package ") || strings.Contains(block, "\npackage ") {
+	if isProgram(block) {
 		return block + "\n"
 	}
 	return `package main

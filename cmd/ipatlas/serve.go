@@ -11,7 +11,6 @@ import (
 	"net"
 	"net/http"
 	"net/http/pprof"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -22,6 +21,7 @@ import (
 	"github.com/ipatlas/ipatlas/internal/auth"
 	"github.com/ipatlas/ipatlas/internal/dashboard"
 	"github.com/ipatlas/ipatlas/internal/dataset"
+	"github.com/ipatlas/ipatlas/internal/dbfile"
 	"github.com/ipatlas/ipatlas/internal/phone"
 	"github.com/ipatlas/ipatlas/internal/quota"
 	"github.com/ipatlas/ipatlas/internal/web"
@@ -123,13 +123,14 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	defer stopHUP()
 
 	// The store opens before the snapshot loads (seconds, and most of the memory), so that
-	// a wrong URL or an unreachable database fails at once; but not before the snapshot is
-	// known to be there, so that a mistyped --data leaves no new database behind.
+	// a wrong URL or an unreachable database fails at once; but not before the snapshot's
+	// header has been checked, so that a mistyped --data, or a file cut short or of another
+	// version, leaves no new database behind.
 	path := filepath.Join(c.dataDir, snapshotFile)
 	noSnapshot := func(err error) error {
 		return fmt.Errorf("serve: no usable data snapshot (run 'ipatlas data update --data %s' first): %w", c.dataDir, err)
 	}
-	if _, err := os.Stat(path); err != nil {
+	if _, err := dbfile.Check(path); err != nil {
 		return noSnapshot(err)
 	}
 	store, err := openStore(ctx, "serve", c.storeURL, fs.origin("store"))

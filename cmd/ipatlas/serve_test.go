@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"io"
 	"os"
@@ -9,16 +10,28 @@ import (
 	"testing"
 
 	"github.com/ipatlas/ipatlas/internal/account/postgres/pgtest"
+	"github.com/ipatlas/ipatlas/internal/dbfile"
 )
 
 // TestServeStoreCheckedFirst: an unreachable store fails serve before it loads the snapshot
-// (seconds and most of the memory; here a file that is not one), but a missing snapshot
-// fails before the store is opened, so that a mistyped --data creates no database.
+// (seconds and most of the memory; here one whose header is sound and whose section is not),
+// but a missing snapshot, or a file that is not one, fails before the store is opened, so
+// that a mistyped --data creates no database.
 func TestServeStoreCheckedFirst(t *testing.T) {
 	dir := t.TempDir()
 	data := filepath.Join(dir, "data")
 	os.Mkdir(data, 0o755)
-	if err := os.WriteFile(filepath.Join(data, snapshotFile), []byte("not a snapshot"), 0o644); err != nil {
+	w := dbfile.NewWriter(dbfile.Metadata{})
+	if err := w.AddSection("country", []byte("{}")); err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if _, err := w.WriteTo(&buf); err != nil {
+		t.Fatal(err)
+	}
+	damaged := buf.Bytes()
+	damaged[len(damaged)-1] ^= 1 // the section's last byte: only a full read finds it
+	if err := os.WriteFile(filepath.Join(data, snapshotFile), damaged, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	err := run(context.Background(), []string{"serve", "--addr", "127.0.0.1:0", "--data", data,
@@ -27,13 +40,20 @@ func TestServeStoreCheckedFirst(t *testing.T) {
 		t.Errorf("serve with no store: %v, want the store's error before the snapshot's", err)
 	}
 
-	db := filepath.Join(dir, "store", "a.db")
-	err = run(context.Background(), []string{"serve", "--addr", "127.0.0.1:0", "--data", filepath.Join(dir, "no-data"),
-		"--store", "sqlite:" + db}, io.Discard, io.Discard)
-	if err == nil || !strings.Contains(err.Error(), "no usable data snapshot") {
-		t.Errorf("serve with no snapshot: %v", err)
+	notOne := filepath.Join(dir, "not-one")
+	os.Mkdir(notOne, 0o755)
+	if err := os.WriteFile(filepath.Join(notOne, snapshotFile), damaged[:len(damaged)/2], 0o644); err != nil {
+		t.Fatal(err)
 	}
-	if _, err := os.Stat(db); err == nil {
-		t.Errorf("serve with no snapshot created the store %s", db)
+	for _, dataDir := range []string{filepath.Join(dir, "no-data"), notOne} {
+		db := filepath.Join(dir, "store", "a.db")
+		err = run(context.Background(), []string{"serve", "--addr", "127.0.0.1:0", "--data", dataDir,
+			"--store", "sqlite:" + db}, io.Discard, io.Discard)
+		if err == nil || !strings.Contains(err.Error(), "no usable data snapshot") {
+			t.Errorf("serve --data %s: %v", dataDir, err)
+		}
+		if _, err := os.Stat(db); err == nil {
+			t.Errorf("serve --data %s created the store %s", dataDir, db)
+		}
 	}
 }

@@ -5,7 +5,9 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"slices"
 	"strings"
@@ -45,22 +47,83 @@ func Open(path string) (*File, error) {
 // panics, whatever b holds. The File refers to b (sections are sub-slices of it), so the
 // caller must not modify b afterwards.
 func OpenBytes(b []byte) (*File, error) {
+	h, err := readHeader(b, uint64(len(b)))
+	if err != nil {
+		return nil, err
+	}
+	end := h.end
+	for i, e := range h.sections {
+		if !allZero(b[end:e.offset]) {
+			return nil, formatErr("non-zero padding before section %q", e.name)
+		}
+		if sum := sha256.Sum256(b[e.offset : e.offset+e.len]); !bytes.Equal(sum[:], h.sums[i]) {
+			return nil, formatErr("section %q checksum mismatch", e.name)
+		}
+		end = e.offset + e.len
+	}
+	return &File{data: b, meta: h.meta, sections: h.sections}, nil
+}
+
+// Check verifies as much of the snapshot at path as its header covers, without reading the
+// sections: magic, version, the header's checksum, the metadata, and that the sections fill a
+// file of exactly this size. It catches a wrong, truncated or extended file, or one of
+// another version, in a moment; Open, which verifies every byte, is still what proves a
+// snapshot sound. Its errors name path once, as Open's do.
+func Check(path string) (Metadata, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return Metadata{}, fmt.Errorf("dbfile: %w", err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return Metadata{}, fmt.Errorf("dbfile: %w", err)
+	}
+	size := uint64(max(st.Size(), 0))
+	// The header is a few kilobytes; read more only when it is longer than that.
+	for n := min(size, 64<<10); ; n = min(2*n, size) {
+		b := make([]byte, n)
+		if _, err := io.ReadFull(io.NewSectionReader(f, 0, int64(n)), b); err != nil {
+			return Metadata{}, fmt.Errorf("dbfile: %s: %w", path, err)
+		}
+		h, err := readHeader(b, size)
+		if err == nil {
+			return h.meta, nil
+		}
+		if !errors.Is(err, errShort) || n == size {
+			return Metadata{}, fmt.Errorf("%s: %w", path, err)
+		}
+	}
+}
+
+// header is what readHeader finds before the payloads.
+type header struct {
+	meta     Metadata
+	sections []entry
+	sums     [][]byte // SHA-256 of each section, in table order
+	end      uint64   // offset of the header's end, where the first padding starts
+}
+
+// readHeader parses and verifies the header at the start of b, a prefix of a file of size
+// bytes: everything but the payloads' padding and checksums. An error wraps errShort (and
+// ErrFormat) when b ends inside the header.
+func readHeader(b []byte, size uint64) (header, error) {
 	d := decoder{b: b}
 	if m := d.bytes(len(magic)); d.err != nil || string(m) != magic {
-		return nil, formatErr("not a snapshot (bad magic)")
+		return header{}, formatErr("not a snapshot (bad magic)")
 	}
 	if v := d.uint32(); d.err == nil && v != FormatVersion {
-		return nil, fmt.Errorf("dbfile: version %d, this build reads %d: %w", v, FormatVersion, ErrVersion)
+		return header{}, fmt.Errorf("dbfile: version %d, this build reads %d: %w", v, FormatVersion, ErrVersion)
 	}
 	metaJSON := d.bytes(int(d.uint32()))
 	count := d.uint32()
 	if d.err != nil {
-		return nil, d.err
+		return header{}, d.err
 	}
 	// Check the count against the bytes left before allocating, so a corrupt count cannot
 	// make us allocate gigabytes.
-	if uint64(count) > uint64(len(d.b)-d.off)/(entryFixedLen+1) {
-		return nil, formatErr("section count %d exceeds file size", count)
+	if uint64(count) > (size-uint64(d.off))/(entryFixedLen+1) {
+		return header{}, formatErr("section count %d exceeds file size", count)
 	}
 	sections := make([]entry, 0, count)
 	sums := make([][]byte, 0, count)
@@ -69,13 +132,13 @@ func OpenBytes(b []byte) (*File, error) {
 		e := entry{name: name, offset: d.uint64(), len: d.uint64()}
 		sum := d.bytes(sha256.Size)
 		if d.err != nil {
-			return nil, d.err
+			return header{}, d.err
 		}
 		if name == "" || len(name) > maxNameLen {
-			return nil, formatErr("section name length %d", len(name))
+			return header{}, formatErr("section name length %d", len(name))
 		}
 		if n := len(sections); n > 0 && strings.Compare(sections[n-1].name, name) >= 0 {
-			return nil, formatErr("section %q out of order or duplicate", name)
+			return header{}, formatErr("section %q out of order or duplicate", name)
 		}
 		sections = append(sections, e)
 		sums = append(sums, sum)
@@ -83,42 +146,36 @@ func OpenBytes(b []byte) (*File, error) {
 	headerEnd := d.off
 	headerSum := d.bytes(sumLen)
 	if d.err != nil {
-		return nil, d.err
+		return header{}, d.err
 	}
 	if sum := sha256.Sum256(b[:headerEnd]); !bytes.Equal(sum[:], headerSum) {
-		return nil, formatErr("header checksum mismatch")
+		return header{}, formatErr("header checksum mismatch")
 	}
 
 	// Payloads tile the rest of the file exactly: each at the next aligned offset after the
 	// previous one, zero padding between, nothing after the last.
 	end := uint64(d.off)
-	for i, e := range sections {
+	for _, e := range sections {
 		if e.offset != alignUp(end) {
-			return nil, formatErr("section %q at offset %d, want %d", e.name, e.offset, alignUp(end))
+			return header{}, formatErr("section %q at offset %d, want %d", e.name, e.offset, alignUp(end))
 		}
-		if e.offset > uint64(len(b)) || e.len > uint64(len(b))-e.offset {
-			return nil, formatErr("section %q (%d bytes at %d) beyond end of file (%d bytes)", e.name, e.len, e.offset, len(b))
-		}
-		if !allZero(b[end:e.offset]) {
-			return nil, formatErr("non-zero padding before section %q", e.name)
-		}
-		if sum := sha256.Sum256(b[e.offset : e.offset+e.len]); !bytes.Equal(sum[:], sums[i]) {
-			return nil, formatErr("section %q checksum mismatch", e.name)
+		if e.offset > size || e.len > size-e.offset {
+			return header{}, formatErr("section %q (%d bytes at %d) beyond end of file (%d bytes)", e.name, e.len, e.offset, size)
 		}
 		end = e.offset + e.len
 	}
-	if end != uint64(len(b)) {
-		return nil, formatErr("%d bytes after the last section", uint64(len(b))-end)
+	if end != size {
+		return header{}, formatErr("%d bytes after the last section", size-end)
 	}
 
 	var meta Metadata
 	if err := json.Unmarshal(metaJSON, &meta); err != nil {
-		return nil, formatErr("metadata: %v", err)
+		return header{}, formatErr("metadata: %v", err)
 	}
 	if meta.FormatVersion != FormatVersion {
-		return nil, formatErr("metadata says format version %d, header %d", meta.FormatVersion, FormatVersion)
+		return header{}, formatErr("metadata says format version %d, header %d", meta.FormatVersion, FormatVersion)
 	}
-	return &File{data: b, meta: meta, sections: sections}, nil
+	return header{meta: meta, sections: sections, sums: sums, end: uint64(d.off)}, nil
 }
 
 // Metadata returns a copy of the snapshot's metadata; the caller may modify it.
@@ -161,7 +218,7 @@ func (d *decoder) bytes(n int) []byte {
 		return nil
 	}
 	if n < 0 || n > len(d.b)-d.off {
-		d.err = formatErr("truncated at byte %d (need %d more, have %d)", d.off, n, len(d.b)-d.off)
+		d.err = fmt.Errorf("%w: %w at byte %d (need %d more, have %d)", ErrFormat, errShort, d.off, n, len(d.b)-d.off)
 		return nil
 	}
 	p := d.b[d.off : d.off+n : d.off+n]
@@ -189,6 +246,10 @@ func (d *decoder) uint64() uint64 {
 	}
 	return 0
 }
+
+// errShort marks a header that runs past the bytes given: a truncated file, or for Check a
+// prefix to read further.
+var errShort = errors.New("truncated")
 
 // formatErr returns an error wrapping ErrFormat with detail.
 func formatErr(format string, args ...any) error {

@@ -330,14 +330,33 @@ func decodeAreas(b []byte, records int) (*areas, error) {
 // closedPolygons reports whether v (as Polygons holds points) is one or more closed polygons
 // of at least three distinct points each.
 func closedPolygons(v []int32) bool {
+	if len(v)%2 != 0 {
+		return false
+	}
 	for i := 0; i < len(v); {
 		j := closingPoint(v, i)
-		if j == len(v) || j-i < 6 {
+		if j == len(v) || !threeDistinct(v[i:j]) {
 			return false
 		}
 		i = j + 2
 	}
 	return len(v) > 0
+}
+
+// threeDistinct reports whether the points of v include three different ones, the least that
+// encloses an area ([A, B, B, A] closes but is a line).
+func threeDistinct(v []int32) bool {
+	b := -1 // index of a point other than the first
+	for k := 2; k+1 < len(v); k += 2 {
+		switch {
+		case v[k] == v[0] && v[k+1] == v[1]:
+		case b < 0:
+			b = k
+		case v[k] != v[b] || v[k+1] != v[b+1]:
+			return true
+		}
+	}
+	return false
 }
 
 // closingPoint returns the index in v of the point that closes the polygon starting at

@@ -227,3 +227,27 @@ func TestAppendDegreesMatchesStrconv(t *testing.T) {
 		check(v)
 	}
 }
+
+func TestClosedPolygons(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		v    []int32
+		want bool
+	}{
+		{"empty", nil, false},
+		{"triangle", []int32{0, 0, 0, 1, 1, 1, 0, 0}, true},
+		{"two triangles", []int32{0, 0, 0, 1, 1, 1, 0, 0, 5, 5, 5, 6, 6, 6, 5, 5}, true},
+		{"square with a repeated vertex", []int32{0, 0, 0, 1, 0, 1, 1, 1, 1, 0, 0, 0}, true},
+		{"not closed", []int32{0, 0, 0, 1, 1, 1}, false},
+		{"second not closed", []int32{0, 0, 0, 1, 1, 1, 0, 0, 5, 5, 5, 6, 6, 6}, false},
+		{"two points", []int32{0, 0, 0, 1, 0, 0}, false},
+		{"a line drawn twice", []int32{0, 0, 0, 1, 0, 1, 0, 0}, false},
+		{"a point", []int32{3, 3, 3, 3}, false},
+		{"line then triangle", []int32{0, 0, 0, 1, 0, 1, 0, 0, 5, 5, 5, 6, 6, 6, 5, 5}, false},
+		{"odd length", []int32{0, 0, 0, 1, 1, 1, 0}, false},
+	} {
+		if got := closedPolygons(c.v); got != c.want {
+			t.Errorf("%s: closedPolygons(%v) = %v, want %v", c.name, c.v, got, c.want)
+		}
+	}
+}

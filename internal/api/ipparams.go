@@ -63,6 +63,7 @@ func (s *Server) requestIP(r *http.Request) (netip.Addr, error) {
 
 // parseCIDRParam parses a CIDR range: IPv4 `x.x.x.x/y` (y 0–32) or IPv6 `addr/y` (y 0–128).
 // A bare address is its own host prefix. Host bits are cleared: clients write 8.8.8.8/24.
+// IPv4-mapped ranges are unmapped (::ffff:8.8.8.0/120 is 8.8.8.0/24), as addresses are.
 func parseCIDRParam(s string) (netip.Prefix, bool) {
 	s = strings.TrimSpace(s)
 	if s == "" || len(s) > 64 {
@@ -79,14 +80,13 @@ func parseCIDRParam(s string) (netip.Prefix, bool) {
 	if err != nil || p.Addr().Zone() != "" {
 		return netip.Prefix{}, false
 	}
-	if p.Addr().Is4In6() {
-		bits := p.Bits() - 96
-		if bits < 0 {
-			return netip.Prefix{}, false
-		}
-		p = netip.PrefixFrom(p.Addr().Unmap(), bits)
+	// An IPv4-mapped range is the IPv4 range it maps, as a mapped address is that address;
+	// one wider than ::ffff:0:0/96 is an IPv6 range like any other once its host bits go.
+	p = p.Masked()
+	if p.Addr().Is4In6() && p.Bits() >= 96 {
+		p = netip.PrefixFrom(p.Addr().Unmap(), p.Bits()-96)
 	}
-	return p.Masked(), true
+	return p, true
 }
 
 // parseASNParam parses an AS number written as "15169", "AS15169" or "ASN15169" (any case),

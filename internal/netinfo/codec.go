@@ -203,6 +203,8 @@ type bogonRec struct {
 	bogon bool
 }
 
+func (b *bogonRec) prefix() netip.Prefix { return netip.PrefixFrom(b.v.addr(b.is4), int(b.bits)) }
+
 type netRec struct {
 	v            u128
 	org, country uint32 // string indexes

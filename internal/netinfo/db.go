@@ -31,13 +31,14 @@ type DB struct {
 	ranked  int
 
 	// Indexes for Within.
-	cum4    []uint64 // cum4[i] = addresses in nets[:i], i <= n4
-	cum6    []u128   // cum6[i] = addresses in nets[n4:n4+i]
-	cumBog  []uint32 // cumBog[i] = bogon networks in nets[:i]
-	segs    []uint32 // first network of each subnet run, ascending
-	bogNets []uint32 // indexes of bogon networks, ascending
-	nodes   []node   // registry pieces and networks in prefix (pre-)order
-	n4nodes int      // number of IPv4 nodes
+	cum4    []uint64   // cum4[i] = addresses in nets[:i], i <= n4
+	cum6    []u128     // cum6[i] = addresses in nets[n4:n4+i]
+	cumBog  []uint32   // cumBog[i] = bogon networks in nets[:i]
+	segs    []uint32   // first network of each subnet run, ascending
+	bogNets []uint32   // indexes of bogon networks, ascending
+	nodes   []node     // registry pieces, networks and bogon pieces in prefix (pre-)order
+	bogs    []bogonRec // the bogon pieces (bogon set), in prefix order
+	n4nodes int        // number of IPv4 nodes
 	// For the facts of a range as a whole (prefixNetwork): cumUsed[i] counts the registry
 	// pieces in regs[:i] with a used status (allocated, assigned, legacy); notBog holds the
 	// non-bogon pieces, in prefix order.
@@ -46,11 +47,16 @@ type DB struct {
 }
 
 // node is one prefix of the hierarchy Within walks: a registry piece, an announced
-// network, or both when they coincide.
+// network, a piece of bogon space, or several of them when they coincide. Bogon pieces are
+// nodes so that free space the registry files do not name as such (Team Cymru's full
+// bogons inside a block a registry lists as legacy) is listed where network-by-ip calls
+// its addresses bogons.
 type node struct {
-	net, reg int32  // indexes in DB.nets and DB.regs, -1 if none
-	end      uint32 // index after the node's last descendant
-	height   uint8  // levels of descendants below the node
+	net, reg, bog int32  // indexes in DB.nets, DB.regs and DB.bogs, -1 if none
+	end           uint32 // index after the node's last descendant
+	height        uint8  // levels of descendants below the node
+	// hasBogons: some address of the node is bogon (the BogonsOnly filter).
+	hasBogons bool
 }
 
 // Decode parses and validates a netinfo section written by Encode and returns the DB that
@@ -80,7 +86,9 @@ func newDB(r *raw) *DB {
 	}
 	for _, b := range r.bogons {
 		db.bogT.Insert(netip.PrefixFrom(b.v.addr(b.is4), int(b.bits)), b.bogon)
-		if !b.bogon {
+		if b.bogon {
+			db.bogs = append(db.bogs, b)
+		} else {
 			db.notBog = append(db.notBog, b)
 		}
 	}
@@ -182,27 +190,36 @@ func (db *DB) withinIndexes() {
 		}
 	}
 
-	// Merge the registry pieces and the networks, both in prefix order, into the nodes.
-	db.nodes = make([]node, 0, len(db.regs)+n)
-	ri, ni := 0, 0
-	for ri < len(db.regs) || ni < n {
-		var c int
-		switch {
-		case ri == len(db.regs):
-			c = 1
-		case ni == n:
-			c = -1
-		default:
-			c = comparePrefixes(db.regs[ri].prefix(), db.nets[ni].prefix())
+	// Merge the registry pieces, the networks and the bogon pieces, each in prefix order,
+	// into the nodes; a prefix in more than one list is one node.
+	db.nodes = make([]node, 0, len(db.regs)+n+len(db.bogs))
+	ri, ni, bi := 0, 0, 0
+	for ri < len(db.regs) || ni < n || bi < len(db.bogs) {
+		var next netip.Prefix
+		for _, p := range []struct {
+			ok bool
+			p  func() netip.Prefix
+		}{
+			{ri < len(db.regs), func() netip.Prefix { return db.regs[ri].prefix() }},
+			{ni < n, func() netip.Prefix { return db.nets[ni].prefix() }},
+			{bi < len(db.bogs), func() netip.Prefix { return db.bogs[bi].prefix() }},
+		} {
+			if p.ok && (!next.IsValid() || comparePrefixes(p.p(), next) < 0) {
+				next = p.p()
+			}
 		}
-		nd := node{net: -1, reg: -1}
-		if c <= 0 {
+		nd := node{net: -1, reg: -1, bog: -1}
+		if ri < len(db.regs) && db.regs[ri].prefix() == next {
 			nd.reg = int32(ri)
 			ri++
 		}
-		if c >= 0 {
+		if ni < n && db.nets[ni].prefix() == next {
 			nd.net = int32(ni)
 			ni++
+		}
+		if bi < len(db.bogs) && db.bogs[bi].prefix() == next {
+			nd.bog = int32(bi)
+			bi++
 		}
 		db.nodes = append(db.nodes, nd)
 	}
@@ -211,7 +228,10 @@ func (db *DB) withinIndexes() {
 			db.n4nodes++
 		}
 	}
-	// Subtree ends and heights, with a stack of the open ancestors.
+	for k := range db.nodes {
+		db.nodes[k].hasBogons = db.ownBogons(k)
+	}
+	// Subtree ends, heights and bogon flags, with a stack of the open ancestors.
 	var stack []int
 	closeTop := func(end int) {
 		top := stack[len(stack)-1]
@@ -220,6 +240,7 @@ func (db *DB) withinIndexes() {
 		if len(stack) > 0 {
 			p := &db.nodes[stack[len(stack)-1]]
 			p.height = max(p.height, db.nodes[top].height+1)
+			p.hasBogons = p.hasBogons || db.nodes[top].hasBogons
 		}
 	}
 	for i := range db.nodes {
@@ -249,12 +270,48 @@ func (db *DB) sameRun(i, j int) bool {
 // nodeKey returns node i's prefix as (address, length, family).
 func (db *DB) nodeKey(i int) (u128, uint8, bool) {
 	nd := &db.nodes[i]
-	if nd.reg >= 0 {
+	switch {
+	case nd.reg >= 0:
 		r := &db.regs[nd.reg]
 		return r.v, r.bits, r.is4
+	case nd.net >= 0:
+		x := &db.nets[nd.net]
+		return x.v, x.bits, x.is4
 	}
-	x := &db.nets[nd.net]
-	return x.v, x.bits, x.is4
+	b := &db.bogs[nd.bog]
+	return b.v, b.bits, b.is4
+}
+
+// ownBogons reports whether some address of node k is bogon, leaving aside the bogon
+// pieces inside it, which are nodes of their own (withinIndexes adds theirs). An announced
+// bogon network is bogon throughout, so this also finds those.
+func (db *DB) ownBogons(k int) bool {
+	// The piece of the bogon set holding the prefix speaks for its addresses that no piece
+	// inside speaks for; non-bogon pieces inside leave some of them unless they fill it.
+	p := db.nodePrefix(k)
+	b, _ := db.bogT.LookupPrefix(p)
+	return b && !db.filledByNotBogons(p)
+}
+
+// filledByNotBogons reports whether the non-bogon pieces strictly inside p cover all of p.
+func (db *DB) filledByNotBogons(p netip.Prefix) bool {
+	a, b := insideRange(len(db.notBog), func(k int) (u128, uint8, bool) { x := &db.notBog[k]; return x.v, x.bits, x.is4 }, p)
+	next, last := u128Of(p.Addr()), lastOf(p)
+	for k := a; k < b; {
+		x := &db.notBog[k]
+		if x.v != next {
+			return false // a gap before this piece
+		}
+		end := x.v.or(hostMask(width(x.is4) - int(x.bits)))
+		if end == last {
+			return true
+		}
+		next = end.add(u128{0, 1})
+		for k < b && db.notBog[k].v.cmp(end) <= 0 {
+			k++ // the pieces inside this one
+		}
+	}
+	return false
 }
 
 // Lookup returns what the DB knows about address a; IPv4-mapped IPv6 addresses are looked up

@@ -1,11 +1,15 @@
 package netinfo
 
-import "net/netip"
+import (
+	"iter"
+	"net/netip"
+)
 
 // WithinNetworksRef is the slow reference for Within's Networks, TotalNetworks and
 // Truncated when p is not inside an announced network: the walk as first written, which
-// checks every node with the generic hasBogonsRef and counts every level in full.
-func (db *DB) WithinNetworksRef(p netip.Prefix, opt WithinOptions) ([]CIDRItem, int, bool) {
+// asks hasBogons (the caller's slow reference) of every node and counts every level in
+// full.
+func (db *DB) WithinNetworksRef(p netip.Prefix, opt WithinOptions, hasBogons func(netip.Prefix) bool) ([]CIDRItem, int, bool) {
 	p = p.Masked()
 	if opt.DepthLimit == 0 {
 		opt.DepthLimit = DefaultDepthLimit
@@ -15,7 +19,7 @@ func (db *DB) WithinNetworksRef(p netip.Prefix, opt WithinOptions) ([]CIDRItem, 
 		var items []CIDRItem
 		total := 0
 		for k := start; k < end; k = int(db.nodes[k].end) {
-			if opt.BogonsOnly && !db.hasBogonsRef(k) {
+			if opt.BogonsOnly && !hasBogons(db.nodePrefix(k)) {
 				continue
 			}
 			total++
@@ -52,15 +56,13 @@ func (db *DB) WithinNetworksRef(p netip.Prefix, opt WithinOptions) ([]CIDRItem, 
 	return top, total, truncated
 }
 
-// hasBogonsRef is hasBogons without its fast path for network nodes.
-func (db *DB) hasBogonsRef(k int) bool { return db.prefixHasBogons(db.nodePrefix(k)) }
-
-// HasBogonsMatchesRef reports the first node whose hasBogons differs from hasBogonsRef, or -1.
-func (db *DB) HasBogonsMatchesRef() int {
-	for k := range db.nodes {
-		if db.hasBogons(k) != db.hasBogonsRef(k) {
-			return k
+// NodeBogons yields every node's prefix and its BogonsOnly flag, in node order.
+func (db *DB) NodeBogons() iter.Seq2[netip.Prefix, bool] {
+	return func(yield func(netip.Prefix, bool) bool) {
+		for k := range db.nodes {
+			if !yield(db.nodePrefix(k), db.hasBogons(k)) {
+				return
+			}
 		}
 	}
-	return -1
 }

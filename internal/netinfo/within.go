@@ -30,7 +30,7 @@ var ErrWithin = errors.New("netinfo: bad CIDR request")
 // Network types in Within results.
 const (
 	TypeNetwork = "network" // an announced BGP prefix
-	TypeRange   = "range"   // a registry block or a requested range, not announced as a whole
+	TypeRange   = "range"   // a registry block, a piece of bogon space or a requested range, not announced as a whole
 )
 
 // WithinOptions are the network-by-cidr parameters. The zero value asks for the defaults.
@@ -44,8 +44,9 @@ type WithinOptions struct {
 	// SubnetsBatchSize is how many subnets to return. 0 means MaxSubnetsBatch; larger
 	// values are cut to MaxSubnetsBatch (the spec's hard limit); negative is an error.
 	SubnetsBatchSize int
-	// BogonsOnly keeps only bogon networks: in Networks, the items that are bogon space or
-	// hold an announced bogon network; in Subnets, the announced bogon networks.
+	// BogonsOnly keeps only bogon networks: in Networks, the items with bogon addresses (all
+	// or some: the way down to a bogon range or network inside); in Subnets, the announced
+	// bogon networks.
 	BogonsOnly bool
 }
 
@@ -352,29 +353,9 @@ func (db *DB) nodePrefix(k int) netip.Prefix {
 	return netip.PrefixFrom(v.addr(is4), int(b))
 }
 
-// hasBogons reports whether node k is bogon space or holds an announced bogon network.
-func (db *DB) hasBogons(k int) bool {
-	// A node that is an announced network answers from its flag: the network is the
-	// longest match for its own prefix, and its flag is prefixIsBogon of it (newDB). Most
-	// nodes are networks, and the tries below cost a BogonsOnly walk most of its time.
-	if i := db.nodes[k].net; i >= 0 {
-		return db.nets[i].bogon
-	}
-	return db.prefixHasBogons(db.nodePrefix(k))
-}
-
-// prefixHasBogons reports whether p is bogon space or holds an announced bogon network,
-// where no announced network covers it (one that does decides alone).
-func (db *DB) prefixHasBogons(p netip.Prefix) bool {
-	if db.prefixIsBogon(p) {
-		return true
-	}
-	if i, ok := db.netT.LookupPrefix(p); ok {
-		return db.nets[i].bogon
-	}
-	a, b := db.netsWithin(p)
-	return db.cumBog[b] > db.cumBog[a]
-}
+// hasBogons reports whether some address of node k is bogon (so also whether it holds an
+// announced bogon network): the BogonsOnly filter, which keeps the way down to every bogon.
+func (db *DB) hasBogons(k int) bool { return db.nodes[k].hasBogons }
 
 // item builds the CIDRItem of node k, without its children.
 func (db *DB) item(k int) CIDRItem {

@@ -3,6 +3,7 @@ package netinfo_test
 import (
 	"errors"
 	"net/netip"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -230,15 +231,81 @@ func TestWithinRangeFacts(t *testing.T) {
 			t.Errorf("%s: (-want +got):\n%s", tc.cidr, diff)
 		}
 	}
-	// bogonsOnly lists bogon space and networks: 2000::/3 is neither, as a whole.
-	res, err := db.Within(pfx("::/0"), netinfo.WithinOptions{BogonsOnly: true})
+	// bogonsOnly lists whatever has bogon addresses: 2000::/3 is not bogon as a whole but
+	// holds free space, so it is listed, and a level down the free 3ffe::/16 is, but not
+	// APNIC's allocated /23, which has none.
+	res, err := db.Within(pfx("::/0"), netinfo.WithinOptions{BogonsOnly: true, DepthLimit: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, it := range res.Networks {
+	var global *netinfo.CIDRItem
+	for i, it := range res.Networks {
 		if it.CIDR == pfx("2000::/3") {
-			t.Errorf("::/0 bogonsOnly lists 2000::/3: %+v", it)
+			global = &res.Networks[i]
 		}
+	}
+	if global == nil || global.Network.IsBogon {
+		t.Fatalf("::/0 bogonsOnly: 2000::/3 is %+v, want it listed, not bogon", global)
+	}
+	var inside []string
+	for _, it := range global.Networks {
+		inside = append(inside, it.CIDR.String())
+	}
+	if !slices.Contains(inside, "3ffe::/16") || slices.Contains(inside, "2001:200::/23") {
+		t.Errorf("::/0 bogonsOnly: inside 2000::/3 %v, want 3ffe::/16 and not 2001:200::/23", inside)
+	}
+}
+
+// TestWithinBogonsOnly: bogonsOnly finds bogon space wherever it lies: a bogon piece that
+// no registry row names (Team Cymru's free space inside a block a registry lists as
+// legacy), under a range that is not bogon, and lists nothing without bogon addresses.
+func TestWithinBogonsOnly(t *testing.T) {
+	in := fixture()
+	in.Registry = append(in.Registry, block("198.51.0.0/16", "ARIN", "legacy", "US", 0))
+	in.Bogons = append(in.Bogons, bogon("198.51.99.0/24", true, 0), bogon("198.51.100.0/24", true, 0))
+	db := mustDB(t, in)
+
+	for _, depth := range []int{1, 2} {
+		res, err := db.Within(pfx("198.0.0.0/8"), netinfo.WithinOptions{BogonsOnly: true, DepthLimit: depth})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Networks) != 1 || res.Networks[0].CIDR != pfx("198.51.0.0/16") || res.Networks[0].Network.IsBogon {
+			t.Fatalf("depth %d: networks %+v, want the legacy /16 alone, not bogon", depth, res.Networks)
+		}
+		var inside []string
+		for _, it := range res.Networks[0].Networks {
+			if !it.Network.IsBogon || it.Type != netinfo.TypeRange {
+				t.Errorf("depth %d: %v listed: %+v", depth, it.CIDR, it)
+			}
+			inside = append(inside, it.CIDR.String())
+		}
+		if want := map[int][]string{1: nil, 2: {"198.51.99.0/24", "198.51.100.0/24"}}[depth]; !slices.Equal(inside, want) {
+			t.Errorf("depth %d: inside the /16 %v, want %v", depth, inside, want)
+		}
+	}
+	// Without bogonsOnly the free /24 is listed too, as network-by-ip calls its addresses.
+	res, err := db.Within(pfx("198.51.0.0/16"), netinfo.WithinOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := db.Lookup(netip.MustParseAddr("198.51.99.1")); !n.IsBogon {
+		t.Fatal("198.51.99.1 is not bogon")
+	}
+	found := false
+	for _, it := range res.Networks {
+		found = found || it.CIDR == pfx("198.51.99.0/24") && it.Network.IsBogon
+	}
+	if !found {
+		t.Errorf("198.51.0.0/16: networks %+v, want the free 198.51.99.0/24", res.Networks)
+	}
+	// A range with no bogon address lists nothing.
+	res, err = db.Within(pfx("198.51.0.0/18"), netinfo.WithinOptions{BogonsOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Networks) != 0 || res.TotalNetworks != 0 {
+		t.Errorf("198.51.0.0/18 bogonsOnly: %d networks (%+v), want none", res.TotalNetworks, res.Networks)
 	}
 }
 

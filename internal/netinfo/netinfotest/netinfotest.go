@@ -35,6 +35,9 @@ type Reference struct {
 	reg     index
 	bogon   index
 	network index
+	// bounds holds every bogon block's first address and the address after its last,
+	// sorted: the points where the blocks' answer can change.
+	bounds []netip.Addr
 }
 
 // index files row numbers by the bucket key of the addresses they cover.
@@ -81,7 +84,13 @@ func NewReference(in netinfo.Input) *Reference {
 	}
 	for i, b := range in.Bogons {
 		r.bogon.add(i, b.First, b.Last)
+		r.bounds = append(r.bounds, b.First)
+		if next := b.Last.Next(); next.IsValid() {
+			r.bounds = append(r.bounds, next)
+		}
 	}
+	slices.SortFunc(r.bounds, netip.Addr.Compare)
+	r.bounds = slices.Compact(r.bounds)
 	for i, n := range in.Networks {
 		r.network.add(i, n.Prefix.Addr(), LastAddr(n.Prefix))
 	}
@@ -220,24 +229,41 @@ func bogonBetter(a, b netinfo.BogonBlock) bool {
 }
 
 // PrefixIsBogon reports whether every address of prefix p is bogon, as the DB decides for
-// announced networks (and thus AS bogon counts). The blocks' answer can change only where a
-// block begins or ends, so p's first address and every block boundary inside p stand for
-// all of p's addresses.
+// announced networks (and thus AS bogon counts).
 func (r *Reference) PrefixIsBogon(p netip.Prefix) bool {
-	p = p.Masked()
-	points := []netip.Addr{p.Addr()}
-	for _, b := range r.in.Bogons {
-		points = append(points, b.First, b.Last.Next())
-	}
-	for _, a := range points {
-		if !a.IsValid() || !p.Contains(a) {
-			continue
-		}
-		if b, _ := r.bogonAt(a, -1); !b {
+	for _, b := range r.boundaryBogons(p) {
+		if !b {
 			return false
 		}
 	}
 	return true
+}
+
+// PrefixHasBogon reports whether some address of prefix p is bogon: network-by-cidr's
+// bogonsOnly filter.
+func (r *Reference) PrefixHasBogon(p netip.Prefix) bool {
+	return slices.Contains(r.boundaryBogons(p), true)
+}
+
+// boundaryBogons returns whether each of p's first address and the block boundaries
+// inside p is bogon. The blocks' answer can change only where a block begins or ends, so
+// these points stand for all of p's addresses.
+func (r *Reference) boundaryBogons(p netip.Prefix) []bool {
+	p = p.Masked()
+	first, _ := slices.BinarySearchFunc(r.bounds, p.Addr(), netip.Addr.Compare)
+	bogons := []bool{r.bogonIs(p.Addr())}
+	for _, a := range r.bounds[first:] {
+		if !p.Contains(a) {
+			break
+		}
+		bogons = append(bogons, r.bogonIs(a))
+	}
+	return bogons
+}
+
+func (r *Reference) bogonIs(a netip.Addr) bool {
+	b, _ := r.bogonAt(a, -1)
+	return b
 }
 
 // ASCounts returns the counts and rank netinfo.DB.AS should report for asn, computed from

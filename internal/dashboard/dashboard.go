@@ -40,10 +40,11 @@ type KeySyncer interface {
 	Sync(ctx context.Context) error
 }
 
-// UnusedCounter reports units reserved but not yet served (quota.Meter), so usage shown is
-// what was answered rather than what was reserved in advance.
+// UnusedCounter reports units reserved but not yet served (quota.Meter), under the day
+// they are counted on in the store, so usage shown is what was answered rather than what
+// was reserved in advance.
 type UnusedCounter interface {
-	Unused(id account.ID) map[string]int64
+	Unused(id account.ID) []account.DayUsage
 }
 
 // Options configure a Server. Zero values select the documented defaults.

@@ -824,13 +824,16 @@ func TestLateFormIs408(t *testing.T) {
 	}
 }
 
-type fakeMeter map[string]int64
+type fakeMeter []account.DayUsage
 
-func (f fakeMeter) Unused(account.ID) map[string]int64 { return f }
+func (f fakeMeter) Unused(account.ID) []account.DayUsage { return f }
 
 // The store holds what was reserved in leases; the page shows what was served.
 func TestUsageSubtractsUnusedLease(t *testing.T) {
-	h := newHarness(t, true, false, func(o *Options) { o.Meter = fakeMeter{"ip-geolocation": 624} })
+	today := time.Now().UTC().Truncate(24 * time.Hour)
+	h := newHarness(t, true, false, func(o *Options) {
+		o.Meter = fakeMeter{{Day: today, Package: "ip-geolocation", Used: 624}}
+	})
 	c, key := h.signup("ada@example.org", pw)
 	a := h.accountOf(key)
 	if _, err := h.store.Reserve(context.Background(), a.ID, "ip-geolocation", time.Now(), 625, 10_000); err != nil {

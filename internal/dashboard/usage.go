@@ -72,28 +72,32 @@ func (s *Server) usage(w http.ResponseWriter, r *http.Request, ss session) error
 	if err != nil {
 		return err
 	}
-	// The store counts units reserved ahead of use; subtract what this server holds unused
+	// The store counts units reserved ahead of use, on the day they were reserved; subtract
+	// what this server holds unused from that day (and from the month if it is this one),
 	// so the page shows queries answered.
-	var unused map[string]int64
+	var unused []account.DayUsage
 	if s.opt.Meter != nil {
 		unused = s.opt.Meter.Unused(ss.acct.ID)
 	}
 	perDay := make([]int64, chartDays)
 	for _, d := range days {
-		i := int(d.Day.Sub(from) / (24 * time.Hour))
-		if i < 0 || i >= chartDays {
-			continue
+		if i := dayIndex(d.Day, from); i >= 0 {
+			perDay[i] += d.Used
 		}
-		n := d.Used
-		if i == chartDays-1 {
-			n = max(n-unused[d.Package], 0)
+	}
+	unusedMonth := map[string]int64{}
+	for _, u := range unused {
+		if i := dayIndex(u.Day, from); i >= 0 {
+			perDay[i] = max(perDay[i]-u.Used, 0)
 		}
-		perDay[i] += n
+		if account.PeriodOf(u.Day) == month {
+			unusedMonth[u.Package] += u.Used
+		}
 	}
 	p := s.accountPage(ss, "Usage", "usage")
 	p.Month = now.Format("January 2006")
 	for _, pkg := range quota.Packages() {
-		u := pkgUsage{Package: pkg, Used: max(used[pkg]-unused[pkg], 0)}
+		u := pkgUsage{Package: pkg, Used: max(used[pkg]-unusedMonth[pkg], 0)}
 		limit, err := s.opt.Plans.Limit(ss.acct, pkg)
 		switch {
 		case err != nil:
@@ -109,6 +113,15 @@ func (s *Server) usage(w http.ResponseWriter, r *http.Request, ss session) error
 	p.Chart = layoutChart(perDay, from)
 	s.render(w, http.StatusOK, "usage", p)
 	return nil
+}
+
+// dayIndex returns day's place in the chart that starts at from, or -1 outside it.
+func dayIndex(day, from time.Time) int {
+	i := int(day.Sub(from) / (24 * time.Hour))
+	if day.Before(from) || i >= chartDays {
+		return -1
+	}
+	return i
 }
 
 func layoutChart(perDay []int64, from time.Time) chart {

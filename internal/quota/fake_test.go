@@ -11,11 +11,18 @@ import (
 // fakeStore is a slow, obviously correct Store: one mutex around a map.
 type fakeStore struct {
 	mu       sync.Mutex
-	used     map[string]int64 // id/pkg/period
+	used     map[string]int64 // period/pkg/id
+	days     map[string]int64 // day/pkg/id, the day as "2006-01-02"
 	reserves int
 }
 
-func newFakeStore() *fakeStore { return &fakeStore{used: map[string]int64{}} }
+func newFakeStore() *fakeStore {
+	return &fakeStore{used: map[string]int64{}, days: map[string]int64{}}
+}
+
+func fdaykey(id account.ID, pkg string, at time.Time) string {
+	return fkey(id, pkg, account.Period(at.UTC().Format("2006-01-02")))
+}
 
 func fkey(id account.ID, pkg string, p account.Period) string {
 	return string(p) + "/" + pkg + "/" + string(rune('0'+id))
@@ -28,6 +35,7 @@ func (f *fakeStore) Reserve(_ context.Context, id account.ID, pkg string, at tim
 	k := fkey(id, pkg, account.PeriodOf(at))
 	g := min(n, max(limit-f.used[k], 0))
 	f.used[k] += g
+	f.days[fdaykey(id, pkg, at)] += g
 	return g, nil
 }
 
@@ -36,6 +44,8 @@ func (f *fakeStore) Release(_ context.Context, id account.ID, pkg string, at tim
 	defer f.mu.Unlock()
 	k := fkey(id, pkg, account.PeriodOf(at))
 	f.used[k] = max(f.used[k]-n, 0)
+	d := fdaykey(id, pkg, at)
+	f.days[d] = max(f.days[d]-n, 0)
 	return nil
 }
 
@@ -55,4 +65,11 @@ func (f *fakeStore) get(id account.ID, pkg string, p account.Period) int64 {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.used[fkey(id, pkg, p)]
+}
+
+// getDay returns the usage stored for the day ("2006-01-02") of id and pkg.
+func (f *fakeStore) getDay(id account.ID, pkg, day string) int64 {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.days[fkey(id, pkg, account.Period(day))]
 }

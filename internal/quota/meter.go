@@ -65,8 +65,9 @@ type leaseKey struct {
 
 type lease struct {
 	mu        sync.Mutex
-	periodEnd time.Time // start of the next month; the lease is void from then on
+	periodEnd time.Time // start of the next month; used and loaded are void from then on
 	at        time.Time // when the current units were reserved (their month and day)
+	dayEnd    time.Time // the midnight after at; remaining units are given back from then on
 	remaining int64     // reserved and unused
 	used      int64     // known usage of the month in the store, including remaining
 	loaded    bool      // used has been read from the store
@@ -138,8 +139,13 @@ func (m *Meter) Charge(ctx context.Context, a account.Account, pkg string) error
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.lastUse = now
+	if l.remaining > 0 && !now.Before(l.dayEnd) {
+		// Units count on the day they were reserved: the leftovers of yesterday's lease go
+		// back to yesterday, and this request reserves a lease on its own day.
+		m.returnDayLocked(ctx, k, l)
+	}
 	if !now.Before(l.periodEnd) {
-		m.rollOverLocked(ctx, k, l, now)
+		startMonthLocked(l, now)
 	}
 	if l.remaining > 0 {
 		l.remaining--
@@ -162,16 +168,23 @@ func (m *Meter) Charge(ctx context.Context, a account.Account, pkg string) error
 	return nil
 }
 
-// rollOverLocked starts a new month: leftover units of the old one are given back.
-func (m *Meter) rollOverLocked(ctx context.Context, k leaseKey, l *lease, now time.Time) {
-	if l.remaining > 0 {
-		if err := m.opt.Store.Release(ctx, k.id, k.pkg, l.at, l.remaining); err != nil {
-			m.opt.Log.Warn("quota: release at month end failed; last month stays over-counted", "account", k.id, "package", k.pkg, "units", l.remaining, "err", err)
-		}
+// returnDayLocked gives back the unused units of a lease whose day has ended, to that day.
+// If the store fails, they stay counted there (an over-count, never an under-count).
+func (m *Meter) returnDayLocked(ctx context.Context, k leaseKey, l *lease) {
+	n := l.remaining
+	l.remaining = 0
+	if err := m.opt.Store.Release(ctx, k.id, k.pkg, l.at, n); err != nil {
+		m.opt.Log.Warn("quota: release at midnight failed; that day stays over-counted", "account", k.id, "package", k.pkg, "units", n, "err", err)
+		return
 	}
+	l.used -= n
+}
+
+// startMonthLocked forgets what the lease knew of the old month's usage.
+func startMonthLocked(l *lease, now time.Time) {
 	y, mo, _ := now.UTC().Date()
 	l.periodEnd = time.Date(y, mo+1, 1, 0, 0, 0, 0, time.UTC)
-	l.remaining, l.used, l.loaded, l.refusedUntil = 0, 0, false, time.Time{}
+	l.used, l.loaded, l.refusedUntil = 0, false, time.Time{}
 }
 
 func (m *Meter) refillLocked(ctx context.Context, k leaseKey, l *lease, now time.Time, limit int64) error {
@@ -201,8 +214,14 @@ func (m *Meter) refillLocked(ctx context.Context, k leaseKey, l *lease, now time
 	} else {
 		l.used += granted
 	}
-	l.remaining, l.at = granted, now
+	l.remaining, l.at, l.dayEnd = granted, now, dayOf(now).AddDate(0, 0, 1)
 	return nil
+}
+
+// dayOf returns the midnight (UTC) that starts t's day, the day the store counts t on.
+func dayOf(t time.Time) time.Time {
+	y, mo, d := t.UTC().Date()
+	return time.Date(y, mo, d, 0, 0, 0, 0, time.UTC)
 }
 
 // giveBack releases a lease's unused units if keep says so.
@@ -231,18 +250,20 @@ func (m *Meter) snapshot() map[leaseKey]*lease {
 	return out
 }
 
-// Unused returns, per package, the units this meter holds reserved for account id but has
-// not used yet: the stored usage minus these is what was actually served (the dashboard
-// shows that). Packages with nothing held are absent.
-func (m *Meter) Unused(id account.ID) map[string]int64 {
-	out := map[string]int64{}
+// Unused returns the units this meter holds reserved for account id but has not used yet,
+// one entry per package that holds any, under the day (midnight UTC) they were reserved
+// on and are counted on in the store: that day's stored usage minus these is what was
+// actually served (the dashboard shows that). Just after midnight, until the lease's next
+// request or idle release, that day is yesterday.
+func (m *Meter) Unused(id account.ID) []account.DayUsage {
+	var out []account.DayUsage
 	for k, l := range m.snapshot() {
 		if k.id != id {
 			continue
 		}
 		l.mu.Lock()
 		if l.remaining > 0 {
-			out[k.pkg] += l.remaining
+			out = append(out, account.DayUsage{Day: dayOf(l.at), Package: k.pkg, Used: l.remaining})
 		}
 		l.mu.Unlock()
 	}

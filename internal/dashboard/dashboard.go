@@ -121,7 +121,7 @@ func (s *Server) hashInTurn(r *http.Request, hash func()) bool {
 
 // busyHashing answers a log-in or sign-up that got no turn to hash.
 func busyHashing(w http.ResponseWriter, fail formFail) error {
-	w.Header().Set("Retry-After", fmt.Sprint(int(hashWait/time.Second)))
+	setRetryAfter(w, hashWait)
 	return fail(http.StatusServiceUnavailable, "", "The server is busy checking other passwords. Try again in a few seconds.")
 }
 
@@ -589,9 +589,22 @@ func (s *Server) staleForm(w http.ResponseWriter, r *http.Request, fail formFail
 	return fail(http.StatusForbidden, "password", "This form's security token is missing or out of date (after logging in or out in another tab, for instance), so it was not used. Enter your password again.")
 }
 
-// waitText says d in words: "15 minutes", "1 hour".
+// setRetryAfter tells the client to wait d: RFC 9110 counts whole seconds, so d is
+// rounded up, and at least 1, since a refused request's 0 would invite an at-once retry.
+func setRetryAfter(w http.ResponseWriter, d time.Duration) {
+	w.Header().Set("Retry-After", fmt.Sprint(max(seconds(d), 1)))
+}
+
+// seconds is d in whole seconds, rounded up.
+func seconds(d time.Duration) int64 { return int64((d + time.Second - 1) / time.Second) }
+
+// waitText says d in words, rounded up as Retry-After is: "10 seconds", "15 minutes",
+// "1 hour".
 func waitText(d time.Duration) string {
-	if d >= time.Hour && d%time.Hour == 0 {
+	switch s := max(seconds(d), 1); {
+	case s < 60:
+		return plural(int(s), "second")
+	case d >= time.Hour && d%time.Hour == 0:
 		return plural(int(d/time.Hour), "hour")
 	}
 	return plural(int((d+time.Minute-1)/time.Minute), "minute")
@@ -636,9 +649,11 @@ func (s *Server) signup(w http.ResponseWriter, r *http.Request) error {
 		return fail(http.StatusBadRequest, "password", fmt.Sprintf("Choose a password of %d to %d characters.", auth.MinPasswordLen, auth.MaxPasswordLen))
 	}
 	now, addr := s.opt.Now(), s.clientAddr(r)
-	tooMany := func() error {
-		w.Header().Set("Retry-After", fmt.Sprint(int(s.opt.SignupWindow/time.Second)))
-		return fail(http.StatusTooManyRequests, "", "Too many sign-ups from your address. Try again in "+waitText(s.opt.SignupWindow)+".")
+	// tooMany refuses the sign-up, saying when the throttle that refused it lets it in.
+	tooMany := func(t *throttle) error {
+		wait := t.refusedFor(addr, now)
+		setRetryAfter(w, wait)
+		return fail(http.StatusTooManyRequests, "", "Too many sign-ups from your address. Try again in "+waitText(wait)+".")
 	}
 	// An email that has an account counts too, so that sign-up cannot test emails for
 	// accounts faster than accounts can be made; in a table of its own that forgets when
@@ -646,14 +661,14 @@ func (s *Server) signup(w http.ResponseWriter, r *http.Request) error {
 	// refuses when full), would let anyone with enough addresses shut sign-up.
 	if _, err := s.opt.Store.AccountByEmail(r.Context(), email); err == nil {
 		if !s.signupProbes.take(addr, now) {
-			return tooMany()
+			return tooMany(s.signupProbes)
 		}
 		return fail(http.StatusConflict, "email", "An account with this email already exists (duplicate email). Log in instead.")
 	}
 	// The sign-up is counted before the slow part (hashing, the store), so that requests
 	// sent at once cannot all pass the check; one that creates nothing gives it back.
 	if !s.signups.take(addr, now) {
-		return tooMany()
+		return tooMany(s.signups)
 	}
 	counted := false
 	defer func() {
@@ -731,8 +746,9 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) error {
 	now, addr := s.opt.Now(), s.clientAddr(r)
 	try, ok := s.logins.begin(addr, email, now)
 	if !ok {
-		w.Header().Set("Retry-After", fmt.Sprint(int(s.opt.LoginWindow/time.Second)))
-		return fail(http.StatusTooManyRequests, "", "Too many failed log-ins. Try again in "+waitText(s.opt.LoginWindow)+".")
+		wait := s.logins.refusedFor(addr, email, now)
+		setRetryAfter(w, wait)
+		return fail(http.StatusTooManyRequests, "", "Too many failed log-ins. Try again in "+waitText(wait)+".")
 	}
 	acct, err := s.opt.Store.AccountByEmail(r.Context(), email)
 	var hash string

@@ -96,9 +96,10 @@ func (h *harness) browser() *http.Client {
 }
 
 type resp struct {
-	code int
-	body string
-	url  string
+	code   int
+	body   string
+	url    string
+	header http.Header
 }
 
 func (h *harness) get(c *http.Client, path string) resp {
@@ -126,7 +127,7 @@ func read(t *testing.T, r *http.Response) resp {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return resp{code: r.StatusCode, body: string(b), url: r.Request.URL.Path}
+	return resp{code: r.StatusCode, body: string(b), url: r.Request.URL.Path, header: r.Header}
 }
 
 var (

@@ -45,7 +45,7 @@ type attempt struct {
 // so it can neither fill it nor, when it is full, make it forget another pair's failures
 // to make room (TestLoginLimitsAddressFirst).
 func (l *loginLimits) begin(addr, email string, now time.Time) (attempt, bool) {
-	pair := addr + "\x00" + email // an address holds no NUL, so the first one splits the key
+	pair := pairKey(addr, email)
 	a := attempt{l: l, pair: pair, addr: addr, email: email, now: now, countsForEmail: !l.known.has(pair, now)}
 	if !l.byAddr.take(addr, now) {
 		return attempt{}, false
@@ -60,6 +60,23 @@ func (l *loginLimits) begin(addr, email string, now time.Time) (attempt, bool) {
 		return attempt{}, false
 	}
 	return a, true
+}
+
+// refusedFor says how long begin will go on refusing addr as email after it refused them
+// at now, for Retry-After: until the last of the limits they have reached lets them try
+// again (a fixed window each, so the rest of it).
+func (l *loginLimits) refusedFor(addr, email string, now time.Time) time.Duration {
+	pair := pairKey(addr, email)
+	d := max(l.byAddr.left(addr, now), l.byPair.left(pair, now))
+	if !l.known.has(pair, now) {
+		d = max(d, l.byEmail.left(email, now))
+	}
+	return d
+}
+
+// pairKey is the key of addr and email in the per-pair table and in known.
+func pairKey(addr, email string) string {
+	return addr + "\x00" + email // an address holds no NUL, so the first one splits the key
 }
 
 // succeeded ends an attempt with the right password: it uncounts it, forgets the pair's

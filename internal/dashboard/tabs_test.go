@@ -223,7 +223,10 @@ func regexpField(field, attr string) *regexp.Regexp {
 func TestWaitText(t *testing.T) {
 	for d, want := range map[time.Duration]string{
 		15 * time.Minute: "15 minutes", time.Minute: "1 minute", time.Hour: "1 hour",
-		2 * time.Hour: "2 hours", 90 * time.Minute: "90 minutes", 30 * time.Second: "1 minute",
+		2 * time.Hour: "2 hours", 90 * time.Minute: "90 minutes", 30 * time.Second: "30 seconds",
+		10 * time.Second: "10 seconds", time.Second: "1 second", 500 * time.Millisecond: "1 second",
+		0: "1 second", 59*time.Second + 500*time.Millisecond: "1 minute", 61 * time.Second: "2 minutes",
+		14*time.Minute + 50*time.Second: "15 minutes",
 	} {
 		if got := waitText(d); got != want {
 			t.Errorf("waitText(%v) = %q, want %q", d, got, want)

@@ -52,6 +52,28 @@ func (t *throttle) take(key string, now time.Time) bool {
 	return true
 }
 
+// refusedFor says how long key stays refused after take refused it at now, for
+// Retry-After: the rest of its window, or, when it was refused because the table is full
+// (failClosed), a whole window, by when every window in the table has ended.
+func (t *throttle) refusedFor(key string, now time.Time) time.Duration {
+	if d := t.left(key, now); d > 0 {
+		return d
+	}
+	return t.window
+}
+
+// left returns what is left at now of key's window if key has reached its limit in it,
+// else 0.
+func (t *throttle) left(key string, now time.Time) time.Duration {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	w, ok := t.hits[key]
+	if !ok || w.n < t.max {
+		return 0
+	}
+	return max(w.start.Add(t.window).Sub(now), 0)
+}
+
 // currentLocked returns key's window at now, a new one if its last has expired; nil when a
 // new key would not fit (see throttle).
 func (t *throttle) currentLocked(key string, now time.Time) *window {

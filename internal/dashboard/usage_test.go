@@ -3,7 +3,6 @@ package dashboard
 import (
 	"fmt"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -25,14 +24,11 @@ func TestUsageAcrossMidnight(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var clock atomic.Pointer[time.Time]
-			set := func(t time.Time) { clock.Store(&t) }
-			set(tt.before)
-			now := func() time.Time { return *clock.Load() }
+			clock := newFakeClock(tt.before)
 			var m *quota.Meter
 			h := newHarness(t, true, false, func(o *Options) {
-				m = quota.NewMeter(quota.Options{Store: o.Store, Plans: quota.DefaultPlans(), Now: now})
-				o.Meter, o.Now = m, now
+				m = quota.NewMeter(quota.Options{Store: o.Store, Plans: quota.DefaultPlans(), Now: clock.now})
+				o.Meter, o.Now = m, clock.now
 			})
 			c, key := h.signup("ada@example.org", pw)
 			a := h.accountOf(key)
@@ -65,12 +61,12 @@ func TestUsageAcrossMidnight(t *testing.T) {
 
 			charge(10)
 			check("before midnight", "10", 10, -1)
-			set(tt.after.Add(-2 * time.Second)) // no request yet: the lease is yesterday's
+			clock.set(tt.after.Add(-2 * time.Second)) // no request yet: the lease is yesterday's
 			check("just after midnight", tt.monthAtMidnight, 10, 0)
-			set(tt.after)
+			clock.set(tt.after)
 			charge(5)
 			check("with today's lease held", tt.month, 10, 5)
-			set(tt.after.Add(time.Minute))
+			clock.set(tt.after.Add(time.Minute))
 			m.ReleaseIdle(t.Context())
 			check("after idle release", tt.month, 10, 5)
 		})

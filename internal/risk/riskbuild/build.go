@@ -44,6 +44,14 @@
 // and the commit date for cloud-ipranges. Each source's newest list date is reported with
 // Report.DataDate; a list more than a year older than the newest list of the build is named in
 // a warning, since it may flag addresses that have moved on.
+//
+// # Special-purpose space
+//
+// The lists that say who holds a block (cloud, datacenter, VPN and Private Relay lists) lose
+// the parts of their ranges in IANA's special-purpose blocks that no provider holds: the ones
+// not globally reachable, and 6to4 and Teredo (see unownedSpace). The blocks come from the
+// iana-registries mirror, read by netinfobuild's parser, else from its built-in table. Each
+// trimmed list is named in a warning and each source counts ranges-in-special-purpose-space.
 package riskbuild
 
 import (
@@ -59,6 +67,7 @@ import (
 	"time"
 
 	"github.com/ipatlas/ipatlas/internal/build"
+	"github.com/ipatlas/ipatlas/internal/netinfo/netinfobuild"
 	"github.com/ipatlas/ipatlas/internal/risk"
 )
 
@@ -80,7 +89,7 @@ const staleAfter = 365 * 24 * time.Hour
 
 // Needs returns every source Build reads. All of them are optional.
 func Needs() []string {
-	return []string{srcTor, srcX4BNet, srcIpcat, srcCloud, srcIpsum, srcDrop}
+	return []string{srcTor, srcX4BNet, srcIpcat, srcCloud, srcIpsum, srcDrop, netinfobuild.SourceIANA}
 }
 
 // Section returns the risk section's builder for build.Options.Sections.
@@ -145,6 +154,11 @@ func gather(ctx context.Context, src build.Sources, rep reporter) (risk.Data, er
 	if len(d.Lists) == 0 && len(d.ASNLists) == 0 {
 		rep.Warnf(SectionName, "no risk lists available; user risk rates on network facts alone (bogon, reachability)")
 	}
+	special, err := netinfobuild.SpecialBlocks(src)
+	if err != nil {
+		return risk.Data{}, fmt.Errorf("riskbuild: %w", err)
+	}
+	d.Lists = dropUnowned(d.Lists, unownedSpace(special), rep)
 	d.Lists = dropSuperseded(d.Lists, rep)
 	warnStale(d, rep)
 	return d, nil

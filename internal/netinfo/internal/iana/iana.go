@@ -54,6 +54,10 @@ type Special struct {
 	// leaves the question to the protocol ("N/A": Teredo, 6to4). Blocks marked "False",
 	// and deprecated blocks that leave the field empty, are not.
 	Reachable bool
+	// ByProtocol is set for the "N/A" blocks, whose reachability the registry leaves to
+	// the protocol (Teredo, 6to4): their addresses are made from the IPv4 addresses of
+	// tunnel end points, so the block is no one network's space.
+	ByProtocol bool
 }
 
 // ASNBlock is one block of AS numbers and the registry IANA gave it to.
@@ -307,10 +311,12 @@ func parseV6(s string) (netip.Prefix, error) {
 
 // addSpecial adds the blocks of a special-purpose record; its address may list several.
 func (f *Facts) addSpecial(r record) error {
-	var reachable bool
+	var reachable, byProtocol bool
 	switch g := strings.ToLower(strings.TrimSpace(r.Global)); g {
-	case "true", "n/a":
+	case "true":
 		reachable = true
+	case "n/a":
+		reachable, byProtocol = true, true
 	case "false", "":
 	default:
 		return fmt.Errorf("%s: unknown globally-reachable value %q", r.Address, r.Global)
@@ -321,7 +327,7 @@ func (f *Facts) addSpecial(r record) error {
 		if err != nil || p.Masked() != p {
 			return fmt.Errorf("bad special-purpose block %q", part)
 		}
-		f.Special = append(f.Special, Special{Prefix: p, Name: name, Reachable: reachable})
+		f.Special = append(f.Special, Special{Prefix: p, Name: name, Reachable: reachable, ByProtocol: byProtocol})
 	}
 	return nil
 }

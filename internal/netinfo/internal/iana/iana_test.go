@@ -39,14 +39,14 @@ func TestParse(t *testing.T) {
 			{p("3000::/4"), "IANA", "reserved", true},
 		},
 		Special: []Special{
-			{p("192.0.0.0/24"), "IETF Protocol Assignments", false},
-			{p("192.0.0.9/32"), "Port Control Protocol Anycast", true},
-			{p("192.0.0.170/32"), "NAT64/DNS64 Discovery", false},
-			{p("192.0.0.171/32"), "NAT64/DNS64 Discovery", false},
-			{p("192.88.99.0/24"), "Deprecated (6to4 Relay Anycast)", false},
-			{p("2001::/23"), "IETF Protocol Assignments", false},
-			{p("2001::/32"), "TEREDO", true},
-			{p("2001:db8::/32"), "Documentation", false},
+			{p("192.0.0.0/24"), "IETF Protocol Assignments", false, false},
+			{p("192.0.0.9/32"), "Port Control Protocol Anycast", true, false},
+			{p("192.0.0.170/32"), "NAT64/DNS64 Discovery", false, false},
+			{p("192.0.0.171/32"), "NAT64/DNS64 Discovery", false, false},
+			{p("192.88.99.0/24"), "Deprecated (6to4 Relay Anycast)", false, false},
+			{p("2001::/23"), "IETF Protocol Assignments", false, false},
+			{p("2001::/32"), "TEREDO", true, true}, // "N/A"
+			{p("2001:db8::/32"), "Documentation", false, false},
 		},
 		ASNs: []ASNBlock{{0, 0, "IETF"}, {1, 1876, "ARIN"}, {1877, 1901, "RIPE NCC"}},
 	}

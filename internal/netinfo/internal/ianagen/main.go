@@ -73,7 +73,7 @@ func Source(f iana.Facts, files []string) ([]byte, error) {
 	}
 	fmt.Fprintf(&b, "\t\t},\n\t\tSpecial: []Special{\n")
 	for _, s := range f.Special {
-		fmt.Fprintf(&b, "\t\t\t{p(%q), %q, %v},\n", s.Prefix, s.Name, s.Reachable)
+		fmt.Fprintf(&b, "\t\t\t{p(%q), %q, %v, %v},\n", s.Prefix, s.Name, s.Reachable, s.ByProtocol)
 	}
 	fmt.Fprintf(&b, "\t\t},\n\t\tASNs: []ASNBlock{\n")
 	for _, a := range f.ASNs {

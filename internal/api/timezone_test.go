@@ -72,3 +72,38 @@ func TestTimeZoneEndpoints(t *testing.T) {
 		ipGetJSON(t, s, tc.target+"&key=good", tc.code)
 	}
 }
+
+// TestTimeZoneOnBoundaries: a point exactly on the border of two time zones has one of them,
+// the one east of it (see revgeo's crosses). The nautical zones' meridians at sea were 404s,
+// lying on the edges of two polygons and inside neither; so were a tenth of the border
+// vertices that zones share on land. A point in a sliver that simplification left between
+// two zones takes the zone a grid unit away.
+func TestTimeZoneOnBoundaries(t *testing.T) {
+	s := ipRealServer(t)
+	for _, tc := range []struct {
+		lat, lon float64
+		zone     string
+	}{
+		{0, 7.4, "Etc/GMT"}, // either side of the first meridian, as before
+		{0, 7.6, "Etc/GMT-1"},
+		{0, 7.5, "Etc/GMT-1"},
+		{0, -7.5, "Etc/GMT"},
+		{-40, 22.5, "Etc/GMT-2"},
+		{-40, -37.5, "Etc/GMT+2"},
+		{10, -172.5, "Etc/GMT+11"},
+		{-50, 172.5, "Etc/GMT-12"},
+		{-50, -172.5, "Etc/GMT+11"},
+		{30.47226, -84.98888, "America/New_York"},        // a vertex of the Chicago and New York zones (Georgia)
+		{47.08864, -100.93381, "America/Chicago"},        // of North Dakota's Center and Chicago
+		{38.11943, -86.46294, "America/Indiana/Marengo"}, // a vertex at a sliver between Marengo and Tell City
+	} {
+		q := fmt.Sprintf("latitude=%v&longitude=%v", tc.lat, tc.lon)
+		if tz := ipGetJSON(t, s, "/data/timezone-by-location?"+q+"&key=good", 200); tz["ianaTimeId"] != tc.zone {
+			t.Errorf("timezone-by-location?%s: %v, want %s", q, tz["ianaTimeId"], tc.zone)
+		}
+		got := gqlData(t, s, "reverse-geocoding", fmt.Sprintf(`{ locationData(latitude: %v, longitude: %v) { timezone { ianaTimeId } } }`, tc.lat, tc.lon), "locationData", "")
+		if id := ipPath(got, "timezone", "ianaTimeId"); id != tc.zone {
+			t.Errorf("GraphQL locationData(%s): %v, want %s", q, got, tc.zone)
+		}
+	}
+}

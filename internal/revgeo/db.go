@@ -75,7 +75,7 @@ func (db *DB) Lookup(lat, lon float64) (Place, bool) {
 	px = min(max(px, -180*unitsPerDegree+1), 180*unitsPerDegree-1)
 	py = min(max(py, -90*unitsPerDegree+1), 90*unitsPerDegree-1)
 
-	var cHits, sHits, zHits [maxHits]int32
+	var cHits, sHits [maxHits]int32
 	cl, sl := &db.layers[LayerCountry], &db.layers[LayerSubdivision]
 	nc := cl.query(px, py, cHits[:])
 	ns := sl.query(px, py, sHits[:])
@@ -88,9 +88,7 @@ func (db *DB) Lookup(lat, lon float64) (Place, bool) {
 	case ns > 0:
 		ci = db.subCountry[sl.smallest(sHits[:ns])]
 	}
-	if nz := db.layers[LayerTimeZone].query(px, py, zHits[:]); nz > 0 {
-		p.TimeZone = db.zones[db.layers[LayerTimeZone].smallest(zHits[:nz])]
-	}
+	p.TimeZone = db.zoneAt(px, py)
 	if ci < 0 {
 		return p, true
 	}
@@ -139,6 +137,29 @@ func (db *DB) Lookup(lat, lon float64) (Place, bool) {
 		}
 	}
 	return p, true
+}
+
+// gapSteps are the grid points around a point that zoneAt tries, in order: east first, as
+// for a point on a border (see crosses), then anticlockwise.
+var gapSteps = [8][2]int64{{1, 0}, {1, 1}, {0, 1}, {-1, 1}, {-1, 0}, {-1, -1}, {0, -1}, {1, -1}}
+
+// zoneAt returns the time zone of the grid point: the smallest zone polygon holding it. Where
+// none does, the point is in a gap that simplifying the zones' shared borders left between
+// them (in the real data, 200 of the 395 584 border vertices shared on land, each within one
+// grid unit of a zone), and it takes the zone of the first point of gapSteps that has one.
+// Every point has a zone otherwise, at sea too, so the common case makes one query.
+func (db *DB) zoneAt(px, py int64) string {
+	var hits [maxHits]int32
+	l := &db.layers[LayerTimeZone]
+	if n := l.query(px, py, hits[:]); n > 0 {
+		return db.zones[l.smallest(hits[:n])]
+	}
+	for _, d := range gapSteps {
+		if n := l.query(px+d[0], py+d[1], hits[:]); n > 0 {
+			return db.zones[l.smallest(hits[:n])]
+		}
+	}
+	return ""
 }
 
 // subdivisionAt returns the subdivision of country ci whose polygon contains the grid point,

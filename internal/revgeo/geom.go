@@ -41,17 +41,46 @@ func orient(ax, ay, bx, by, cx, cy int64) int64 {
 	return (bx-ax)*(cy-ay) - (by-ay)*(cx-ax)
 }
 
-// crosses reports whether the segment r→p crosses the edge a→b, counting touching cases by a
-// half-open rule: a point exactly on the line r→p counts as lying on its left, and r or p
-// exactly on the line a→b likewise. Summed over a closed ring, the parity of crossings is
-// therefore the same as for a segment nudged infinitesimally to one side, which is what makes
-// "inside(r) xor parity = inside(p)" hold when the ring passes through a vertex on the segment.
+// crosses reports whether the segment r→p crosses the edge a→b, where p stands for the point
+// p + (ε, ε²), moved an infinitesimal ε east and ε² north. Nothing moved so lies on a line
+// through two grid points unless it is one of them, so the crossing count is exact for the
+// moved point: a point on a boundary that polygons share, a time zone meridian at sea or a
+// land border, is inside exactly one of them, the one east of it (north of an east-west
+// edge), whichever way each ring is drawn. r must lie on no edge, as reference points do.
+// Only a zero orientation, rare, takes the extra branch (see movedSign).
+//
+// Build-time segments between reference points meet no vertex and end on no edge, so for them
+// the move changes nothing.
 func crosses(rx, ry, px, py int64, a, b vtx) bool {
 	ax, ay, bx, by := int64(a.x), int64(a.y), int64(b.x), int64(b.y)
-	if (orient(rx, ry, px, py, ax, ay) >= 0) == (orient(rx, ry, px, py, bx, by) >= 0) {
+	// Do a and b lie on different sides of the line r→p? Moving p by (ε, ε²) adds
+	// ε(cy-ry) - ε²(cx-rx) to orient(r, p, c).
+	oa, ob := orient(rx, ry, px, py, ax, ay), orient(rx, ry, px, py, bx, by)
+	if oa == 0 {
+		oa = movedSign(ay-ry, rx-ax)
+	}
+	if ob == 0 {
+		ob = movedSign(by-ry, rx-bx)
+	}
+	if (oa > 0) == (ob > 0) {
 		return false
 	}
-	return (orient(ax, ay, bx, by, rx, ry) >= 0) != (orient(ax, ay, bx, by, px, py) >= 0)
+	// Do r and p lie on different sides of the line a→b? Moving p adds ε(ay-by) + ε²(bx-ax)
+	// to orient(a, b, p).
+	op := orient(ax, ay, bx, by, px, py)
+	if op == 0 {
+		op = movedSign(ay-by, bx-ax)
+	}
+	return (orient(ax, ay, bx, by, rx, ry) > 0) != (op > 0)
+}
+
+// movedSign is the sign of an orientation that is zero before the move of crosses: that of
+// its ε coefficient, else of its ε² one.
+func movedSign(eps, eps2 int64) int64 {
+	if eps != 0 {
+		return eps
+	}
+	return eps2
 }
 
 // onSegment reports whether the point c lies on the closed segment a→b.

@@ -8,6 +8,9 @@ import (
 )
 
 // slowContains is the obviously correct reference: ray casting over every ring of feature f.
+// Its ray is half-open in y and counts an edge through the point as not crossed, which makes
+// it the answer for the point moved by (ε, ε²) that the index gives (see crosses), on edges
+// and vertices too.
 func slowContains(l *layer, f int, px, py int64) bool {
 	in := false
 	for _, r := range l.rings {
@@ -16,23 +19,6 @@ func slowContains(l *layer, f int, px, py int64) bool {
 		}
 	}
 	return in
-}
-
-// onBoundary reports whether the point lies on an edge of feature f, where "inside" is a
-// matter of convention and the index and the reference may legitimately differ.
-func onBoundary(l *layer, f int, px, py int64) bool {
-	for _, r := range l.rings {
-		if int(r.feature) != f {
-			continue
-		}
-		for i := r.start; i+1 < r.end; i++ {
-			a, b := l.v[i], l.v[i+1]
-			if onSegment(int64(a.x), int64(a.y), int64(b.x), int64(b.y), px, py) {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // randomShapes makes features that stress the index: a grid of squares sharing edges and
@@ -115,7 +101,7 @@ func TestIndexDifferential(t *testing.T) {
 				v := l.v[rng.IntN(len(l.v))]
 				pts = append(pts, [2]int64{int64(v.x), int64(v.y)}, [2]int64{int64(v.x) + 1, int64(v.y)})
 			}
-			mismatches, boundary := 0, 0
+			mismatches := 0
 			hits := make([]int32, 64)
 			for _, p := range pts {
 				n := l.query(p[0], p[1], hits)
@@ -125,18 +111,13 @@ func TestIndexDifferential(t *testing.T) {
 					if slices.Contains(got, int32(f)) == want {
 						continue
 					}
-					if onBoundary(&l, f, p[0], p[1]) {
-						boundary++
-						continue
-					}
 					mismatches++
 					if mismatches <= 5 {
 						t.Errorf("point (%d, %d), feature %d: index says %v, ray casting %v", p[0], p[1], f, !want, want)
 					}
 				}
 			}
-			t.Logf("%d points, %d features, %d tree entries, %d leaf words; %d disagreements on boundaries",
-				len(pts), nfeat, len(l.tree), len(l.leaves), boundary)
+			t.Logf("%d points, %d features, %d tree entries, %d leaf words", len(pts), nfeat, len(l.tree), len(l.leaves))
 			if mismatches > 0 {
 				t.Errorf("%d mismatches", mismatches)
 			}

@@ -33,7 +33,10 @@
 //     locality's GeoNames admin-1 (its GeoNames code matches). GeoNames has no admin-2 shapes,
 //     so this is an inference, given only when consistent.
 //   - Time zone: the IANA time zone polygon that contains the point; over the oceans these are
-//     the Etc/GMT±n zones, so every point has one.
+//     the Etc/GMT±n zones, so every point has one. A point on the border of two zones (a
+//     nautical zone's meridian, a land border's vertex) is in the one east of it, or north of
+//     an east-west edge, as in every layer (see crosses); one in a sliver that simplifying
+//     the shared borders left between zones, in the zone a grid unit away (see zoneAt).
 //   - Continent: the country's continent; for a country on several continents, the one its
 //     time zone's area names (Europe/…, Asia/…) when that is one of them.
 //

@@ -952,3 +952,64 @@ func TestNegativeDSTGoTZData(t *testing.T) {
 		}
 	}
 }
+
+// TestNegativeDSTEveryYear: daylight saving time and the standard offset read the same
+// way in every year. Morocco's Ramadan at +00, which tzdata flags as daylight saving time
+// below the standard +01, is daylight saving time in 2020–2040, the years (2029–2032)
+// when it covers 15 January included, and +01 is standard time throughout; Ireland's
+// first negative-DST winter reads the same on both sides of New Year 1972.
+func TestNegativeDSTEveryYear(t *testing.T) {
+	casablanca, err := time.LoadLocation("Africa/Casablanca")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if hasNegativeDST(casablanca) {
+		t.Error("Africa/Casablanca: negative-DST winters found")
+	}
+	ramadans := 0
+	for at := time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC); at.Year() <= 2040; at = at.AddDate(0, 0, 11) {
+		lt := at.In(casablanca)
+		_, off := lt.Zone()
+		if off == 0 {
+			ramadans++
+		}
+		if got, want := conventionalDST(lt), off == 0; got != want || lt.IsDST() != want {
+			t.Errorf("Casablanca at %v (%+d s): daylight saving time %v, tzdata %v; want %v", lt, off, got, lt.IsDST(), want)
+		}
+		if got := standardOffset(at, casablanca); got != 3600 {
+			t.Errorf("Casablanca at %v: standard offset %d, want 3600", lt, got)
+		}
+	}
+	if ramadans < 15 {
+		t.Errorf("only %d samples in Ramadan: the table of Morocco's changes is missing", ramadans)
+	}
+
+	db, _ := mustDB(t, fixture())
+	for _, tc := range []struct {
+		zone string
+		unix int64
+		dst  bool
+	}{
+		{"Africa/Casablanca", 1861916399, false}, // 2028-12-31T23:59:59+01
+		{"Africa/Casablanca", 1861916400, false}, // 2029-01-01T00:00:00+01
+		{"Africa/Casablanca", 1772366400, true},  // 2026-03-01, Ramadan at +00
+		{"Africa/Casablanca", 1894708800, true},  // 2030-01-15, Ramadan at +00
+		{"Africa/Casablanca", 1893455999, true},  // 2029-12-31T23:59:59+00, Ramadan
+		{"Africa/Casablanca", 1893456000, true},  // 2030-01-01T00:00:00+00, Ramadan
+		{"Europe/Dublin", 63071999, false},       // 1971-12-31T23:59:59+00, the first negative-DST winter
+		{"Europe/Dublin", 63072000, false},       // 1972-01-01T00:00:00+00
+		{"Europe/Dublin", 2240611200, false},     // 2041-01-01T00:00:00+00, beyond tzdata's table
+		{"Europe/Dublin", 2257372800, true},      // 2041-07-14T00:00:00+01
+	} {
+		tz, ok := db.TimeZone(tc.zone, time.Unix(tc.unix, 0), "en")
+		if !ok || tz.IsDST != tc.dst {
+			t.Errorf("%s at %d (%s %s): daylight saving time %v, want %v", tc.zone, tc.unix, tz.Local, tz.UTCOffset, tz.IsDST, tc.dst)
+		}
+	}
+	dublin, _ := time.LoadLocation("Europe/Dublin")
+	for _, at := range []time.Time{time.Date(1972, 1, 15, 0, 0, 0, 0, time.UTC), time.Date(2040, 7, 15, 0, 0, 0, 0, time.UTC), time.Date(2041, 1, 1, 0, 0, 0, 0, time.UTC)} {
+		if got := standardOffset(at, dublin); got != 0 {
+			t.Errorf("Dublin at %v: standard offset %d, want 0", at, got)
+		}
+	}
+}

@@ -233,63 +233,141 @@ func (z *zone) metazone(t int64) (int, bool) {
 }
 
 // conventionalDST reports whether t is in daylight saving time as people read their clocks.
-// In some years tzdata flags the lower of a zone's two offsets as daylight saving time
+// tzdata flags some winters as daylight saving time at the lower of a zone's two offsets
 // (negative DST: Ireland's winters since 1971, whose summer time is legally its standard
-// time; Namibia's winters of 1994–2017); the API reads the higher one as summer time there,
-// as Windows, whose zone names it uses, and CLDR, whose "summer time" names go with the
-// higher offset, do. A year counts as such when, of 15 January and 15 July, the one flagged
-// has the lower offset; in any other year tzdata's flag stands (so Morocco's Ramadan months,
-// which fall on neither date in most years, keep it).
+// time; Namibia's winters of 1994–2017); the API reads the higher offset as summer time
+// there, as Windows, whose zone names it uses, and CLDR, whose "summer time" names go with
+// the higher offset, do. Such a winter is a period flagged below the standard time next to
+// it and a season long (negativeWinter); the summers are the standard periods between
+// winters (summerBetweenWinters). Every other period keeps tzdata's flag, whatever its
+// year: Morocco's month of Ramadan at +00, flagged below its standard +01 but at most six
+// weeks long, stays daylight saving time in every year, the years (2029–2032) when it
+// covers New Year included, as Windows has it too. The reading depends only on the period
+// that t is in and its neighbours, never on the calendar year, so it cannot change where
+// the clocks do not.
 func conventionalDST(t time.Time) bool {
-	low, negative := negativeDSTYear(t.Location(), t.Year())
-	if !negative {
-		return t.IsDST()
+	if t.IsDST() {
+		return !negativeWinter(t)
+	}
+	return summerBetweenWinters(t)
+}
+
+// minWinter is the shortest negative-DST period read as a winter: Ireland's and Namibia's
+// last about five months, Morocco's Ramadan periods at most six weeks.
+const minWinter = 90 * 24 * time.Hour
+
+// negativeWinter reports whether t's period is a negative-DST winter: flagged as daylight
+// saving time, at least minWinter long, and between standard periods at a higher offset
+// (not a step on the way to a new standard time, as Nome's Bering Daylight Time of 1983
+// between -11 and -09 was).
+func negativeWinter(t time.Time) bool {
+	if !t.IsDST() {
+		return false
+	}
+	start, end := periodBounds(t)
+	if start.IsZero() || end.IsZero() || end.Sub(start) < minWinter {
+		return false
 	}
 	_, off := t.Zone()
-	return off > low
-}
-
-// negativeDSTYear reports whether year is one of negative DST in loc (see conventionalDST)
-// and, if so, its lower offset.
-func negativeDSTYear(loc *time.Location, year int) (low int, negative bool) {
-	jan := time.Date(year, time.January, 15, 12, 0, 0, 0, loc)
-	jul := time.Date(year, time.July, 15, 12, 0, 0, 0, loc)
-	_, janOff := jan.Zone()
-	_, julOff := jul.Zone()
-	switch {
-	case jan.IsDST() && !jul.IsDST() && janOff < julOff:
-		return janOff, true
-	case jul.IsDST() && !jan.IsDST() && julOff < janOff:
-		return julOff, true
+	for _, n := range neighbours(start, end) {
+		if _, o := n.Zone(); n.IsDST() || o <= off {
+			return false
+		}
 	}
-	return 0, false
+	return true
 }
 
-// hasNegativeDST reports whether some year of loc from 1970 to 2040 is one of negative
-// DST, so that TimeZone checks for it only in those zones.
-func hasNegativeDST(loc *time.Location) bool {
-	for year := 1970; year <= 2040; year++ {
-		if _, negative := negativeDSTYear(loc, year); negative {
+// summerBetweenWinters reports whether t's period is the summer of a zone with negative
+// DST: a standard period shorter than a year next to a negative-DST winter at a lower
+// offset. The year bound keeps the standard time a zone stays on for good, or for years
+// (Ireland's +01 of 1968–71, Namibia's +02 since 2017), standard.
+func summerBetweenWinters(t time.Time) bool {
+	if t.IsDST() {
+		return false
+	}
+	start, end := periodBounds(t)
+	if start.IsZero() || end.IsZero() || end.Sub(start) >= 365*24*time.Hour {
+		return false
+	}
+	_, off := t.Zone()
+	for _, n := range neighbours(start, end) {
+		if _, o := n.Zone(); !n.IsZero() && o < off && negativeWinter(n) {
 			return true
 		}
 	}
 	return false
 }
 
-// standardOffset returns loc's standard (non-daylight) offset in the year of t, daylight
-// saving time read as conventionalDST reads it.
+// periodBounds returns the bounds of the period t is in: the span around it over which its
+// zone keeps t's offset and flag, a zero bound being unbounded. It is t.ZoneBounds where
+// tzdata lists the transitions; beyond the last one listed (Go's embedded data lists
+// Europe's only up to 1996) ZoneBounds cuts periods at year ends, and in a leap year ends
+// its last period a day early, which this joins up again.
+func periodBounds(t time.Time) (start, end time.Time) {
+	start, end = t.ZoneBounds()
+	for i := 0; i < 8 && !end.IsZero() && (!end.After(t) || samePeriod(t, end)); i++ {
+		_, e := end.ZoneBounds()
+		if !e.IsZero() && !e.After(end) {
+			e = end.AddDate(0, 0, 1) // past the short year's end
+		}
+		end = e
+	}
+	for i := 0; i < 8 && !start.IsZero() && samePeriod(t, start.Add(-time.Second)); i++ {
+		start, _ = start.Add(-time.Second).ZoneBounds()
+	}
+	return start, end
+}
+
+func samePeriod(a, b time.Time) bool {
+	_, ao := a.Zone()
+	_, bo := b.Zone()
+	return ao == bo && a.IsDST() == b.IsDST()
+}
+
+// neighbours returns an instant of the period before the one of bounds start, end and one
+// of the period after, each the zero Time where the bound is.
+func neighbours(start, end time.Time) [2]time.Time {
+	var n [2]time.Time
+	if !start.IsZero() {
+		n[0] = start.Add(-time.Second)
+	}
+	if !end.IsZero() {
+		n[1] = end
+	}
+	return n
+}
+
+// hasNegativeDST reports whether loc has a negative-DST winter (see conventionalDST)
+// between 1970 and 2040, so that TimeZone reads daylight saving time the long way only in
+// those zones.
+func hasNegativeDST(loc *time.Location) bool {
+	for t := time.Date(1970, time.January, 1, 0, 0, 0, 0, loc); t.Year() <= 2040; {
+		if negativeWinter(t) {
+			return true
+		}
+		_, end := periodBounds(t)
+		if !end.After(t) {
+			return false
+		}
+		t = end
+	}
+	return false
+}
+
+// standardOffset returns loc's standard (non-daylight) offset at t, daylight saving time
+// read as conventionalDST reads it: the offset at t, else that of the period before or
+// after it that is standard time.
 func standardOffset(t time.Time, loc *time.Location) int {
 	lt := t.In(loc)
-	if _, off := lt.Zone(); !conventionalDST(lt) {
+	_, off := lt.Zone()
+	if !conventionalDST(lt) {
 		return off
 	}
-	for _, m := range [...]time.Month{time.January, time.July} {
-		x := time.Date(lt.Year(), m, 1, 12, 0, 0, 0, loc)
-		if _, off := x.Zone(); !conventionalDST(x) {
-			return off
+	for _, n := range neighbours(periodBounds(lt)) {
+		if _, o := n.Zone(); !n.IsZero() && !conventionalDST(n) {
+			return o
 		}
 	}
-	_, off := lt.Zone()
 	return off - 3600
 }
 

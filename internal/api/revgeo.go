@@ -226,8 +226,8 @@ func (s *Server) revgeoAnswer(w http.ResponseWriter, r *http.Request, lat, lon f
 				return out
 			}
 			at, hasRef := geoInstant(r)
-			if tz, ok := snap.IPGeo.TimeZone(p.TimeZone, at, lang); ok {
-				out = geoAppendTimeZone(placesAppendKey(out, false, "timeZone"), tz, at, hasRef)
+			if tz, hasRef, ok := geoTimeZone(snap.IPGeo, p.TimeZone, at, hasRef, lang); ok {
+				out = geoAppendTimeZone(placesAppendKey(out, false, "timeZone"), tz, hasRef)
 			}
 			return out
 		}

@@ -36,9 +36,10 @@ func geoRequestedLang(r *http.Request) string {
 
 // geoInstant is the instant of the time zone fields: utcReference (Unix seconds), with
 // hasRef true, or now. Now is taken when utcReference is absent, 0 (the commercial
-// service's documented default), malformed or outside years 1–9999, and the answer then
-// omits utcTime, as the commercial service documents ("when omitted or invalid, the
-// current time is assumed"). It is never an error.
+// service's documented default), malformed or outside years 1–9999 (and, by geoTimeZone,
+// when the local time in the answer's zone is), and the answer then omits utcTime, as the
+// commercial service documents ("when omitted or invalid, the current time is assumed").
+// It is never an error.
 func geoInstant(r *http.Request) (at time.Time, hasRef bool) {
 	v, ok := paramOK(r, "utcReference")
 	if !ok {
@@ -308,9 +309,9 @@ func geoAppendLocation(b []byte, v *countryView, p *ipgeo.Place, ci int, hasCoun
 		b = ipStrOpt(b, `,"plusCode":`, p.PlusCode)
 	}
 	if p.TimeZone != "" {
-		if tz, ok := v.snap.IPGeo.TimeZone(p.TimeZone, at, lang); ok {
+		if tz, hasRef, ok := geoTimeZone(v.snap.IPGeo, p.TimeZone, at, hasRef, lang); ok {
 			b = ipKey(b, `,"timeZone":`)
-			b = geoAppendTimeZone(b, tz, at, hasRef)
+			b = geoAppendTimeZone(b, tz, hasRef)
 		}
 	}
 
@@ -375,8 +376,23 @@ func ipOpenObject(b []byte, at int) []byte {
 	return b
 }
 
-// geoAppendTimeZone appends the timeZone object.
-func geoAppendTimeZone(b []byte, tz ipgeo.TZ, at time.Time, hasRef bool) []byte {
+// geoTimeZone returns the time zone id at the instant of the time zone fields, at and
+// hasRef as geoInstant gives them. An instant whose local time in the zone leaves the years
+// 1–9999 (9999-12-31T23:59:59Z is 10000-01-01 at Kiritimati's +14, 0001-01-01T00:00:00Z
+// year 0 west of Greenwich) is taken as geoInstant takes a utcReference outside them: now,
+// with hasRef false so that utcTime is omitted. localTime so always has four digits of year.
+func geoTimeZone(db *ipgeo.DB, id string, at time.Time, hasRef bool, lang string) (tz ipgeo.TZ, _ bool, ok bool) {
+	tz, ok = db.TimeZone(id, at, lang)
+	if y := tz.Local.Year(); ok && hasRef && (y < 1 || y > 9999) {
+		tz, ok = db.TimeZone(id, time.Now(), lang)
+		hasRef = false
+	}
+	return tz, hasRef, ok
+}
+
+// geoAppendTimeZone appends the timeZone object; utcTime, tz's instant in UTC, only with
+// hasRef.
+func geoAppendTimeZone(b []byte, tz ipgeo.TZ, hasRef bool) []byte {
 	b = append(b, '{')
 	b = ipStr(b, `"ianaTimeId":`, tz.IANA)
 	b = ipStr(b, `,"displayName":`, tz.DisplayName)
@@ -392,7 +408,7 @@ func geoAppendTimeZone(b []byte, tz ipgeo.TZ, at time.Time, hasRef bool) []byte 
 	if hasRef {
 		b = ipKey(b, `,"utcTime":`)
 		b = append(b, '"')
-		b = ipgeo.AppendUTCTime(b, at)
+		b = ipgeo.AppendUTCTime(b, tz.Local)
 		b = append(b, '"')
 	}
 	return append(b, '}')

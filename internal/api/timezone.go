@@ -84,11 +84,11 @@ func (s *Server) timeZoneByLocation(w http.ResponseWriter, r *http.Request) erro
 // returns a 404 with the message when the data has no such zone.
 func writeTimeZone(w http.ResponseWriter, r *http.Request, db *ipgeo.DB, id, lang, missing string, args ...any) error {
 	at, hasRef := geoInstant(r)
-	tz, ok := db.TimeZone(id, at, lang)
+	tz, hasRef, ok := geoTimeZone(db, id, at, hasRef, lang)
 	if !ok {
 		return notFound(missing, args...)
 	}
 	bp := bufPool.Get().(*[]byte)
-	writeJSONPooled(w, bp, geoAppendTimeZone((*bp)[:0], tz, at, hasRef))
+	writeJSONPooled(w, bp, geoAppendTimeZone((*bp)[:0], tz, hasRef))
 	return nil
 }

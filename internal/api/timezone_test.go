@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -105,5 +106,46 @@ func TestTimeZoneOnBoundaries(t *testing.T) {
 		if id := ipPath(got, "timezone", "ianaTimeId"); id != tc.zone {
 			t.Errorf("GraphQL locationData(%s): %v, want %s", q, got, tc.zone)
 		}
+	}
+}
+
+// TestTimeZoneLocalYearRange: an instant whose local time leaves the years 1–9999, though
+// its UTC time does not, is answered as an out-of-range utcReference is: now, without
+// utcTime, so that localTime keeps a four-digit year. Inside the range the instant stands.
+func TestTimeZoneLocalYearRange(t *testing.T) {
+	s := ipRealServer(t)
+	for _, tc := range []struct {
+		zone      string
+		ref       int64
+		localTime string // "": now, without utcTime
+	}{
+		{"Pacific/Kiritimati", 253402300799, ""},                            // 9999-12-31T23:59:59Z, year 10000 at +14
+		{"Pacific/Kiritimati", 253402250399, "9999-12-31T23:59:59.0000000"}, // the last instant of year 9999 there
+		{"UTC", 253402300799, "9999-12-31T23:59:59.0000000"},
+		{"America/New_York", -62135596800, ""}, // 0001-01-01T00:00:00Z, year 0 at -04:56:02
+		{"America/New_York", -62135596800 + 17762, "0001-01-01T00:00:00.0000000"},
+		{"Asia/Tokyo", -62135596800, "0001-01-01T09:18:59.0000000"},
+	} {
+		target := fmt.Sprintf("/data/timezone-info?timeZoneId=%s&utcReference=%d&key=good", tc.zone, tc.ref)
+		tz := ipGetJSON(t, s, target, 200)
+		local, _ := tz["localTime"].(string)
+		if tc.localTime != "" {
+			if local != tc.localTime || tz["utcTime"] == nil {
+				t.Errorf("%s: localTime %q, utcTime %v; want %q and a utcTime", target, local, tz["utcTime"], tc.localTime)
+			}
+			continue
+		}
+		if tz["utcTime"] != nil || !strings.HasPrefix(local, time.Now().UTC().Format("2006")[:3]) || len(local) != len("2006-01-02T15:04:05.0000000") {
+			t.Errorf("%s: localTime %q, utcTime %v; want now, without utcTime", target, local, tz["utcTime"])
+		}
+	}
+	// The geolocation's and reverse geocoding's timeZone go the same way.
+	geo := ipGetJSON(t, s, "/data/ip-geolocation-with-confidence?ip=2001:4860:4860::8888&utcReference=-62135596800&key=good", 200)
+	if tz := ipPath(geo, "location", "timeZone").(map[string]any); tz["utcTime"] != nil {
+		t.Errorf("geolocation in America/Chicago at year 1: %v", tz)
+	}
+	rev := ipGetJSON(t, s, "/data/reverse-geocode-with-timezone?latitude=41.88&longitude=-87.63&utcReference=-62135596800&key=good", 200)
+	if tz := rev["timeZone"].(map[string]any); tz["utcTime"] != nil {
+		t.Errorf("reverse geocoding in America/Chicago at year 1: %v", tz)
 	}
 }

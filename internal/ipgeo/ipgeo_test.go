@@ -598,12 +598,26 @@ func TestOffsets(t *testing.T) {
 		{-28800, styleClock, "-08:00"}, {20700, styleClock, "+05:45"},
 		{10800, styleGMTShort, "GMT+3"}, {-34200, styleGMTShort, "GMT-9:30"}, {0, styleGMTShort, "GMT"},
 		{10800, styleGMTLong, "GMT+03:00"}, {0, styleGMTLong, "GMT"},
-		{-28378, styleUTCOffset, "-07:52"}, // local mean time: not a quarter hour
+		// Local mean time, not a quarter hour, with seconds only when there are any.
+		{-28378, styleUTCOffset, "-07:52:58"}, {-2670, styleUTCOffset, "-00:44:30"}, {-2640, styleUTCOffset, "-00:44"},
+		{3600 + 5, styleUTCOffset, "+01:00:05"}, {-2670, styleClock, "-00:44:30"}, {-2640, styleClock, "-00:44"},
+		{-2670, styleGMTLong, "GMT-00:44:30"}, {-2670, styleGMTShort, "GMT-0:44:30"}, {-2640, styleGMTShort, "GMT-0:44"},
+		{3600 + 5, styleGMTShort, "GMT+1:00:05"}, {5, styleGMTShort, "GMT+0:00:05"}, {-5, styleGMTLong, "GMT-00:00:05"},
 	}
 	for _, tc := range tests {
 		if got := ot.format(tc.off, tc.style); got != tc.want {
 			t.Errorf("format(%d, %d) = %q, want %q", tc.off, tc.style, got, tc.want)
 		}
+	}
+}
+
+// TestTimeZoneOffsetSeconds: an offset with seconds (Liberia's local mean time, -00:44:30,
+// until 1972) keeps them in utcOffset and in the GMT-format name, as utcOffsetSeconds does.
+func TestTimeZoneOffsetSeconds(t *testing.T) {
+	db, _ := mustDB(t, fixture())
+	tz, ok := db.TimeZone("Africa/Monrovia", time.Unix(1, 0), "en")
+	if !ok || tz.UTCOffsetSeconds != -2670 || tz.UTCOffset != "-00:44:30" || tz.EffectiveFull != "GMT-00:44:30" {
+		t.Errorf("Africa/Monrovia in 1970: %+v; want -2670 s, -00:44:30, GMT-00:44:30", tz)
 	}
 }
 

@@ -29,7 +29,7 @@ type TZ struct {
 	// the short GMT format ("GMT+3", "GMT+5:30").
 	EffectiveShort   string
 	UTCOffsetSeconds int
-	UTCOffset        string // "-07", "+05:30", "+00"
+	UTCOffset        string // "-07", "+05:30", "+00"; "-00:44:30" for an offset with seconds
 	IsDST            bool
 	Local            time.Time // the instant in the zone
 }
@@ -569,45 +569,46 @@ func (t *offsetTable) format(off, style int) string {
 	return formatOffset(off, style)
 }
 
-// formatOffset formats any offset in the given style (0: utcOffset, 1: clock, 2: GMT short).
+// formatOffset formats any offset in style. Seconds, which only the local mean time of
+// the 19th and early 20th century has (Monrovia's -00:44:30 until 1972), follow the
+// minutes when not zero, in ISO 8601's extended form ("-00:44:30", "GMT-0:44:30"), so that
+// the text says the offset that utcOffsetSeconds does.
 func formatOffset(off, style int) string {
 	sign := byte('+')
 	if off < 0 {
 		sign, off = '-', -off
 	}
-	h, m := off/3600, off%3600/60
-	b := make([]byte, 0, 12)
+	h, m, sec := off/3600, off%3600/60, off%60
+	b := make([]byte, 0, 16)
+	// minutes appends ":mm", and ":ss" after it when there are seconds.
+	minutes := func(b []byte) []byte {
+		b = appendTwo(append(b, ':'), m)
+		if sec != 0 {
+			b = appendTwo(append(b, ':'), sec)
+		}
+		return b
+	}
 	switch style {
 	case styleUTCOffset:
-		b = append(b, sign)
-		b = appendTwo(b, h)
-		if m != 0 {
-			b = append(b, ':')
-			b = appendTwo(b, m)
+		b = appendTwo(append(b, sign), h)
+		if m != 0 || sec != 0 {
+			b = minutes(b)
 		}
 	case styleClock:
-		b = append(b, sign)
-		b = appendTwo(b, h)
-		b = append(b, ':')
-		b = appendTwo(b, m)
+		b = minutes(appendTwo(append(b, sign), h))
 	case styleGMTLong:
 		b = append(b, "GMT"...)
-		if h != 0 || m != 0 {
-			b = append(b, sign)
-			b = appendTwo(b, h)
-			b = append(b, ':')
-			b = appendTwo(b, m)
+		if off != 0 {
+			b = minutes(appendTwo(append(b, sign), h))
 		}
 	default:
 		b = append(b, "GMT"...)
-		if h == 0 && m == 0 {
+		if off == 0 {
 			return string(b)
 		}
-		b = append(b, sign)
-		b = strconv.AppendInt(b, int64(h), 10)
-		if m != 0 {
-			b = append(b, ':')
-			b = appendTwo(b, m)
+		b = strconv.AppendInt(append(b, sign), int64(h), 10)
+		if m != 0 || sec != 0 {
+			b = minutes(b)
 		}
 	}
 	return string(b)

@@ -621,6 +621,27 @@ func TestTimeZoneOffsetSeconds(t *testing.T) {
 	}
 }
 
+// TestTimeZoneWithoutMetazone: a zone that CLDR names itself but gives no metazone
+// (Etc/UTC) takes its names from the zone's own, in every language, and its displayName
+// from the English one.
+func TestTimeZoneWithoutMetazone(t *testing.T) {
+	d := fixture()
+	utc := []TZNames{
+		{LongStandard: "Koordinierte Weltzeit", ShortStandard: "UTC"},
+		{LongStandard: "Coordinated Universal Time", ShortStandard: "UTC"},
+		{LongStandard: "Coordinated Universal Time", ShortStandard: "UTC"},
+	}
+	zones := d.TZ.Zones
+	d.TZ.Zones = append(zones[:2:2], append([]ZoneData{{ID: "Etc/UTC", Names: utc}}, zones[2:]...)...)
+	db, _ := mustDB(t, d)
+	for _, tc := range []struct{ lang, full string }{{"en", "Coordinated Universal Time"}, {"de-AT", "Koordinierte Weltzeit"}, {"xx", "Coordinated Universal Time"}} {
+		tz, ok := db.TimeZone("Etc/UTC", time.Now(), tc.lang)
+		if !ok || tz.DisplayName != "(UTC+00:00) Coordinated Universal Time" || tz.EffectiveFull != tc.full || tz.EffectiveShort != "UTC" {
+			t.Errorf("Etc/UTC in %s: %+v; want displayName (UTC+00:00) Coordinated Universal Time, %s, UTC", tc.lang, tz, tc.full)
+		}
+	}
+}
+
 func TestNoAllocs(t *testing.T) {
 	db, _ := mustDB(t, fixture())
 	a := netip.MustParseAddr("1.0.0.1")

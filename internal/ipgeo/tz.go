@@ -16,7 +16,8 @@ type TZ struct {
 	// DisplayName is Windows-style: "(UTC" + the zone's standard offset + ") " + the
 	// description of its Windows time zone, e.g. "(UTC-08:00) Pacific Time (US & Canada)".
 	// Without a Windows description the CLDR English generic name of the zone's metazone
-	// stands in ("Pacific Time"), else the IANA id. The offset is the standard (not
+	// stands in ("Pacific Time"), else, for a zone without a metazone, CLDR's English name
+	// of the zone itself ("Coordinated Universal Time" for Etc/UTC), else the IANA id. The offset is the standard (not
 	// daylight) offset when the DB was decoded.
 	DisplayName string
 	// EffectiveFull is the CLDR long name for standard or daylight time at the instant, in
@@ -200,10 +201,12 @@ func decodeZones(t *tables, st *strTable) (zoneTables, error) {
 		if loc, lerr := time.LoadLocation(z.id); lerr == nil && !strings.ContainsAny(z.id, `\`) {
 			z.loc, z.negDST = loc, hasNegativeDST(loc)
 			desc := windows
-			if desc == "" {
-				if mz, ok := z.metazone(now.Unix()); ok && zt.en >= 0 {
+			if desc == "" && zt.en >= 0 {
+				if mz, ok := z.metazone(now.Unix()); ok {
 					n := zt.mzNames[zt.en*len(zt.metazones)+mz]
 					desc = cmpOr(n.LongGeneric, n.LongStandard)
+				} else if z.names != nil { // a zone CLDR names without a metazone: Etc/UTC
+					desc = cmpOr(z.names[zt.en].LongGeneric, z.names[zt.en].LongStandard)
 				}
 			}
 			z.display = "(UTC" + formatOffset(standardOffset(now, loc), styleClock) + ") " + cmpOr(desc, z.id)
@@ -474,8 +477,9 @@ func (db *DB) TimeZone(ianaID string, at time.Time, lang string) (TZ, bool) {
 
 // zoneOf returns the zone ianaID. The data's zones are CLDR's; other ids that Go's time
 // zone database knows are made on first use and kept: the Etc/GMT±N zones of the open sea,
-// which reverse geocoding finds there, Etc/UTC, and, in data built without CLDR's aliases,
-// the old links (US/Eastern). They have no localised names and are named by their offset,
+// which reverse geocoding finds there, Etc/UTC in data built before the build took in the
+// zones CLDR names without a metazone, and, in data built without CLDR's aliases, the old
+// links (US/Eastern). They have no localised names and are named by their offset,
 // as the data's zones are without names.
 // The database's ids are a fixed few hundred, so what is kept is bounded.
 func (zt *zoneTables) zoneOf(id string) (*zone, bool) {

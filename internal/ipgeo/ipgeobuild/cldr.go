@@ -448,7 +448,19 @@ func readTZ(ctx context.Context, core, dates fs.FS, winText fsOpt, aliases map[s
 		tz.Names[li] = row
 	}
 
-	// Zones: those the places use and those CLDR knows.
+	// Zones: those the places use and those CLDR knows: the zones of metaZones.json and
+	// those that timeZoneNames.json names without a metazone (Etc/UTC, "Coordinated
+	// Universal Time", short "UTC").
+	overridden := map[string]bool{}
+	for _, ln := range own {
+		for z := range ln.zones {
+			overridden[z] = true
+		}
+	}
+	known := func(id string) bool {
+		_, ok := meta[id]
+		return ok || overridden[id]
+	}
 	zoneSet := map[string]bool{}
 	for _, z := range used {
 		zoneSet[z] = true
@@ -456,27 +468,24 @@ func readTZ(ctx context.Context, core, dates fs.FS, winText fsOpt, aliases map[s
 	for z := range meta {
 		zoneSet[z] = true
 	}
+	for z := range overridden {
+		zoneSet[z] = true
+	}
 	// Whether Go's time zone database knows an alias is the serving binary's business (a
 	// zone it lacks answers as unknown there), not the snapshot's: asking here would make
 	// the snapshot depend on the machine that built it.
 	for _, id := range slices.Sorted(maps.Keys(aliases)) {
-		if _, ok := meta[aliases[id]]; !ok || zoneSet[id] {
+		if !known(aliases[id]) || zoneSet[id] {
 			continue
 		}
 		zoneSet[id] = true
 		st.aliasZones++
 	}
-	overridden := map[string]bool{}
-	for _, ln := range own {
-		for z := range ln.zones {
-			overridden[z] = true
-		}
-	}
 	cldrIDs := slices.Sorted(maps.Keys(meta))
 	for _, id := range slices.Sorted(maps.Keys(zoneSet)) {
 		cid := id
-		if _, ok := meta[id]; !ok {
-			if _, ok := meta[aliases[id]]; ok {
+		if !known(id) {
+			if known(aliases[id]) {
 				cid = aliases[id] // CLDR's own word, rather than equivalentZone's guess
 			} else {
 				cid = equivalentZone(id, cldrIDs, meta)

@@ -382,6 +382,11 @@ func TestRealTimeZone(t *testing.T) {
 			EffectiveFull: "Osteuropäische Normalzeit", EffectiveShort: "OEZ", UTCOffsetSeconds: 7200, UTCOffset: "+02"}},
 		{"GB", july, "en", ipgeo.TZ{IANA: "GB", DisplayName: "(UTC+00:00) Greenwich Mean Time",
 			EffectiveFull: "British Summer Time", EffectiveShort: "BST", UTCOffsetSeconds: 3600, UTCOffset: "+01", IsDST: true}},
+		// Etc/UTC, which CLDR names as a zone, without a metazone, and its aliases.
+		{"Etc/UTC", july, "en", ipgeo.TZ{IANA: "Etc/UTC", DisplayName: "(UTC+00:00) Coordinated Universal Time",
+			EffectiveFull: "Coordinated Universal Time", EffectiveShort: "UTC", UTCOffset: "+00"}},
+		{"UTC", jan, "de", ipgeo.TZ{IANA: "UTC", DisplayName: "(UTC+00:00) Coordinated Universal Time",
+			EffectiveFull: "Koordinierte Weltzeit", EffectiveShort: "UTC", UTCOffset: "+00"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.zone+"/"+tc.lang+"/"+tc.at.Month().String(), func(t *testing.T) {
@@ -416,6 +421,9 @@ func TestRealTimeZone(t *testing.T) {
 		{"Europe/London", "zh-TW", "英國夏令時間"},
 		{"Europe/London", "zh-HK", "英國夏令時間"},
 		{"Europe/London", "zh-SG", "英国夏令时间"},
+		{"Etc/UTC", "fr", "temps universel coordonné"},
+		{"Etc/Zulu", "ja", "協定世界時"},
+		{"UTC", "zh-TW", "世界標準時間"},
 	} {
 		if got, _ := db.TimeZone(tc.zone, july, tc.lang); got.EffectiveFull != tc.want {
 			t.Errorf("%s in %s: %q, want %q", tc.zone, tc.lang, got.EffectiveFull, tc.want)

@@ -81,12 +81,17 @@ func (s *Server) timeZoneByLocation(w http.ResponseWriter, r *http.Request) erro
 }
 
 // writeTimeZone writes the timeZone object of zone id at utcReference (or now) in lang, or
-// returns a 404 with the message when the data has no such zone.
+// returns a 404 with the message when the data has no such zone. An answer for now is
+// marked Cache-Control: no-store: its localTime, offset and names are only true when it is
+// made, so no cache may serve it again.
 func writeTimeZone(w http.ResponseWriter, r *http.Request, db *ipgeo.DB, id, lang, missing string, args ...any) error {
 	at, hasRef := geoInstant(r)
 	tz, hasRef, ok := geoTimeZone(db, id, at, hasRef, lang)
 	if !ok {
 		return notFound(missing, args...)
+	}
+	if !hasRef {
+		w.Header().Set("Cache-Control", "no-store")
 	}
 	bp := bufPool.Get().(*[]byte)
 	writeJSONPooled(w, bp, geoAppendTimeZone((*bp)[:0], tz, hasRef))

@@ -149,3 +149,28 @@ func TestTimeZoneLocalYearRange(t *testing.T) {
 		t.Errorf("reverse geocoding in America/Chicago at year 1: %v", tz)
 	}
 }
+
+// TestTimeZoneNoStore: a time zone endpoint's answer for now (no utcReference, or one it
+// takes as now) is marked Cache-Control: no-store; one for a given instant, which never
+// changes, is not.
+func TestTimeZoneNoStore(t *testing.T) {
+	s := ipRealServer(t)
+	for _, tc := range []struct {
+		target string
+		want   string
+	}{
+		{"/data/timezone-info?timeZoneId=Europe/Berlin", "no-store"},
+		{"/data/timezone-info?timeZoneId=Europe/Berlin&utcReference=0", "no-store"},
+		{"/data/timezone-info?timeZoneId=Pacific/Kiritimati&utcReference=253402300799", "no-store"},
+		{"/data/timezone-by-ip?ip=81.2.69.160", "no-store"},
+		{"/data/timezone-by-location?latitude=52.52&longitude=13.405", "no-store"},
+		{"/data/timezone-info?timeZoneId=Europe/Berlin&utcReference=1781000000", ""},
+		{"/data/timezone-by-ip?ip=81.2.69.160&utcReference=1781000000", ""},
+		{"/data/timezone-info?timeZoneId=Mars/Olympus_Mons", ""}, // a 404 says nothing of the time
+	} {
+		rec := do(t, s, "GET", tc.target+"&key=good", nil)
+		if got := rec.Header().Get("Cache-Control"); got != tc.want {
+			t.Errorf("%s: status %d, Cache-Control %q, want %q", tc.target, rec.Code, got, tc.want)
+		}
+	}
+}

@@ -18,7 +18,9 @@
 //     paths when those are mirrored.
 //   - Registry, registryStatus, registeredCountry: RIR delegated files (per block; the
 //     mirror has AFRINIC, APNIC and LACNIC), over IANA's /8 and IPv6 tables (registry and
-//     status only) and special-purpose registries (registry "IANA", status "reserved").
+//     status only) and special-purpose registries (registry "IANA", status "reserved", for
+//     the blocks not globally reachable: a reachable one, such as AS112's, is left to the
+//     registry that holds it).
 //     Where the answering block has no country, the network's registered_country from
 //     GeoLite2-Country is used.
 //   - isBogon: IANA's special-purpose blocks that are not globally reachable, always; else
@@ -273,7 +275,11 @@ func addIANA(in *netinfo.Input, f iana.Facts) []verdict {
 			continue // IPv4-mapped space: lookups unmap it first
 		}
 		first, last := s.Prefix.Addr(), lastAddr(s.Prefix)
-		in.Registry = append(in.Registry, netinfo.RegistryBlock{First: first, Last: last, Registry: "IANA", Status: "reserved", Priority: prioIANASpecial})
+		if !s.Reachable {
+			// A globally reachable block is someone's network (AS112's 2620:4f:8000::/48 in
+			// ARIN's 2620::/23): the registries say whose. Only its bogon verdict is IANA's.
+			in.Registry = append(in.Registry, netinfo.RegistryBlock{First: first, Last: last, Registry: "IANA", Status: "reserved", Priority: prioIANASpecial})
+		}
 		vs = append(vs, verdict{first: first, last: last, bogon: !s.Reachable, kind: kindSpecial, bits: s.Prefix.Bits()})
 	}
 	return vs

@@ -113,6 +113,18 @@ func TestResolveBogons(t *testing.T) {
 			t.Errorf("%s: bogon %v, want %v: %s", c.addr, n.IsBogon, c.bogon, c.why)
 		}
 	}
+	// A special-purpose block is IANA's reserved space only where it is not globally
+	// reachable: AS112's block answers as the registry holding it says.
+	for addr, want := range map[string][2]string{
+		"100.64.1.1":   {"IANA", "reserved"},
+		"192.31.196.1": {"ARIN", "legacy"},
+		"2001:5::1":    {"IANA", "reserved"},
+		"2001::1":      {"IANA", "reserved"}, // Teredo, inside the unreachable 2001::/23
+	} {
+		if n, _ := db.Lookup(a(addr)); n.Registry != want[0] || n.RegistryStatus != want[1] {
+			t.Errorf("%s: registry %q %q, want %q %q", addr, n.Registry, n.RegistryStatus, want[0], want[1])
+		}
+	}
 }
 
 // TestResolveVerdictsMatchesReference compares resolveVerdicts with the obvious reading of

@@ -1,6 +1,7 @@
 package dbfile
 
 import (
+	"encoding/binary"
 	"errors"
 	"os"
 	"path/filepath"
@@ -101,5 +102,15 @@ func TestCheckErrors(t *testing.T) {
 	c[len(magic)]++ // the version
 	if _, err := Check(writeBytes(t, c)); !errors.Is(err, ErrVersion) {
 		t.Errorf("Check(future version) = %v, want ErrVersion", err)
+	}
+}
+
+// A corrupt metadata length is refused from the first read, not by reading the whole file.
+func TestCheckHugeMetadataLength(t *testing.T) {
+	b := append(smallFile(t), make([]byte, 300<<10)...) // longer than Check's first read
+	binary.LittleEndian.PutUint32(b[len(magic)+4:], 0xFFFFFFF0)
+	_, err := Check(writeBytes(t, b))
+	if !errors.Is(err, ErrFormat) || !strings.Contains(err.Error(), "metadata length") {
+		t.Errorf("Check = %v, want the metadata length refused", err)
 	}
 }

@@ -115,7 +115,12 @@ func readHeader(b []byte, size uint64) (header, error) {
 	if v := d.uint32(); d.err == nil && v != FormatVersion {
 		return header{}, fmt.Errorf("dbfile: version %d, this build reads %d: %w", v, FormatVersion, ErrVersion)
 	}
-	metaJSON := d.bytes(int(d.uint32()))
+	metaLen := uint64(d.uint32())
+	if d.err == nil && metaLen > size-uint64(d.off) {
+		// Said here rather than by the read below, which for Check would mean reading on.
+		return header{}, formatErr("metadata length %d exceeds file size", metaLen)
+	}
+	metaJSON := d.bytes(int(metaLen))
 	count := d.uint32()
 	if d.err != nil {
 		return header{}, d.err

@@ -17,8 +17,8 @@ type TZ struct {
 	// description of its Windows time zone, e.g. "(UTC-08:00) Pacific Time (US & Canada)".
 	// Without a Windows description the CLDR English generic name of the zone's metazone
 	// stands in ("Pacific Time"), else, for a zone without a metazone, CLDR's English name
-	// of the zone itself ("Coordinated Universal Time" for Etc/UTC), else the IANA id. The offset is the standard (not
-	// daylight) offset when the DB was decoded.
+	// of the zone itself ("Coordinated Universal Time" for Etc/UTC), else the IANA id. The
+	// offset is the standard (not daylight) offset when the DB was decoded.
 	DisplayName string
 	// EffectiveFull is the CLDR long name for standard or daylight time at the instant, in
 	// the requested language, else English (e.g. "Pacific Daylight Time"); for zones CLDR

@@ -195,29 +195,32 @@ func (db *DB) withinIndexes() {
 	db.nodes = make([]node, 0, len(db.regs)+n+len(db.bogs))
 	ri, ni, bi := 0, 0, 0
 	for ri < len(db.regs) || ni < n || bi < len(db.bogs) {
-		var next netip.Prefix
-		for _, p := range []struct {
-			ok bool
-			p  func() netip.Prefix
-		}{
-			{ri < len(db.regs), func() netip.Prefix { return db.regs[ri].prefix() }},
-			{ni < n, func() netip.Prefix { return db.nets[ni].prefix() }},
-			{bi < len(db.bogs), func() netip.Prefix { return db.bogs[bi].prefix() }},
-		} {
-			if p.ok && (!next.IsValid() || comparePrefixes(p.p(), next) < 0) {
-				next = p.p()
+		var rp, np, bp netip.Prefix // invalid once the list is used up
+		if ri < len(db.regs) {
+			rp = db.regs[ri].prefix()
+		}
+		if ni < n {
+			np = db.nets[ni].prefix()
+		}
+		if bi < len(db.bogs) {
+			bp = db.bogs[bi].prefix()
+		}
+		next := rp
+		for _, p := range []netip.Prefix{np, bp} {
+			if p.IsValid() && (!next.IsValid() || comparePrefixes(p, next) < 0) {
+				next = p
 			}
 		}
 		nd := node{net: -1, reg: -1, bog: -1}
-		if ri < len(db.regs) && db.regs[ri].prefix() == next {
+		if rp == next {
 			nd.reg = int32(ri)
 			ri++
 		}
-		if ni < n && db.nets[ni].prefix() == next {
+		if np == next {
 			nd.net = int32(ni)
 			ni++
 		}
-		if bi < len(db.bogs) && db.bogs[bi].prefix() == next {
+		if bp == next {
 			nd.bog = int32(bi)
 			bi++
 		}

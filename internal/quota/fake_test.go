@@ -8,7 +8,8 @@ import (
 	"github.com/ipatlas/ipatlas/internal/account"
 )
 
-// fakeStore is a slow, obviously correct Store: one mutex around a map.
+// fakeStore is a slow, obviously correct Store: one mutex around a map. Like the SQL stores
+// it refuses to write for a cancelled context.
 type fakeStore struct {
 	mu       sync.Mutex
 	used     map[string]int64 // period/pkg/id
@@ -28,7 +29,10 @@ func fkey(id account.ID, pkg string, p account.Period) string {
 	return string(p) + "/" + pkg + "/" + string(rune('0'+id))
 }
 
-func (f *fakeStore) Reserve(_ context.Context, id account.ID, pkg string, at time.Time, n, limit int64) (int64, error) {
+func (f *fakeStore) Reserve(ctx context.Context, id account.ID, pkg string, at time.Time, n, limit int64) (int64, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.reserves++
@@ -39,7 +43,10 @@ func (f *fakeStore) Reserve(_ context.Context, id account.ID, pkg string, at tim
 	return g, nil
 }
 
-func (f *fakeStore) Release(_ context.Context, id account.ID, pkg string, at time.Time, n int64) error {
+func (f *fakeStore) Release(ctx context.Context, id account.ID, pkg string, at time.Time, n int64) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	k := fkey(id, pkg, account.PeriodOf(at))

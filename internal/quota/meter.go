@@ -83,6 +83,10 @@ type lease struct {
 // request. Units given back by other servers, or a raised volume, count within this long.
 const refuseFor = time.Second
 
+// releaseTimeout bounds a midnight give-back, which runs under the lease's lock: a store that
+// hangs holds up that account's requests for this long at most, then the units stay counted.
+const releaseTimeout = 5 * time.Second
+
 // NewMeter returns a Meter; Run must be running for idle leases to be given back.
 func NewMeter(opt Options) *Meter {
 	if opt.MaxLease <= 0 {
@@ -169,10 +173,14 @@ func (m *Meter) Charge(ctx context.Context, a account.Account, pkg string) error
 }
 
 // returnDayLocked gives back the unused units of a lease whose day has ended, to that day.
-// If the store fails, they stay counted there (an over-count, never an under-count).
+// If the store fails, they stay counted there (an over-count, never an under-count). The
+// request that finds the lease may be one its client has left; the give-back is not its
+// work, so that request's end does not cancel it.
 func (m *Meter) returnDayLocked(ctx context.Context, k leaseKey, l *lease) {
 	n := l.remaining
 	l.remaining = 0
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), releaseTimeout)
+	defer cancel()
 	if err := m.opt.Store.Release(ctx, k.id, k.pkg, l.at, n); err != nil {
 		m.opt.Log.Warn("quota: release at midnight failed; that day stays over-counted", "account", k.id, "package", k.pkg, "units", n, "err", err)
 		return

@@ -1,6 +1,7 @@
 package quota
 
 import (
+	"context"
 	"testing"
 	"time"
 
@@ -114,5 +115,26 @@ func TestLeaseEndsAtMidnight(t *testing.T) {
 				t.Errorf("after idle release the store holds %d on %s and %d on %s, want 10 and 5", got1, tt.day1, got2, tt.day2)
 			}
 		})
+	}
+}
+
+// The request that finds yesterday's lease may be one its client has given up on: the
+// leftovers still go back to yesterday, or they would count against the month.
+func TestLeaseEndsAtMidnightForCancelledRequest(t *testing.T) {
+	store := newFakeStore()
+	now := time.Date(2026, 3, 9, 23, 59, 50, 0, time.UTC)
+	m := NewMeter(Options{Store: store, Plans: DefaultPlans(), Now: func() time.Time { return now }})
+	acct := account.Account{ID: 1, Plan: "free"}
+	for range 10 {
+		if err := m.Charge(t.Context(), acct, IPGeolocation); err != nil {
+			t.Fatal(err)
+		}
+	}
+	now = now.Add(time.Minute)
+	gone, cancel := context.WithCancel(t.Context())
+	cancel()
+	_ = m.Charge(gone, acct, IPGeolocation) // refused or not, it must give yesterday back
+	if got := store.getDay(acct.ID, IPGeolocation, "2026-03-09"); got != 10 {
+		t.Errorf("2026-03-09 holds %d in the store, want the 10 served", got)
 	}
 }

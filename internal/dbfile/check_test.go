@@ -1,6 +1,7 @@
 package dbfile
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"os"
@@ -113,4 +114,33 @@ func TestCheckHugeMetadataLength(t *testing.T) {
 	if !errors.Is(err, ErrFormat) || !strings.Contains(err.Error(), "metadata length") {
 		t.Errorf("Check = %v, want the metadata length refused", err)
 	}
+}
+
+// FuzzCheck checks that Check never accepts less than Open does: a file Open accepts passes
+// Check with the same metadata, and a file Check refuses, Open refuses too.
+func FuzzCheck(f *testing.F) {
+	valid := smallFile(f)
+	f.Add(valid)
+	f.Add(valid[:len(valid)-1])
+	f.Add(append(bytes.Clone(valid), 0))
+	f.Add([]byte(magic))
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, b []byte) {
+		path := filepath.Join(dir, "ipatlas.snapshot")
+		if err := os.WriteFile(path, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		meta, checkErr := Check(path)
+		file, openErr := OpenBytes(b)
+		switch {
+		case openErr == nil && checkErr != nil:
+			t.Fatalf("Open accepts, Check refuses: %v", checkErr)
+		case checkErr != nil && !errors.Is(checkErr, ErrFormat) && !errors.Is(checkErr, ErrVersion):
+			t.Fatalf("Check error %v wraps neither ErrFormat nor ErrVersion", checkErr)
+		case openErr == nil:
+			if diff := cmp.Diff(file.Metadata(), meta, cmpopts.EquateEmpty()); diff != "" {
+				t.Fatalf("metadata differs (-open +check):\n%s", diff)
+			}
+		}
+	})
 }

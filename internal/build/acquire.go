@@ -87,7 +87,7 @@ func (u *updater) acquireFrom(ctx context.Context, src Source) acquired {
 		}
 	}
 	if u.opt.Offline {
-		a.status, a.err = StatusMissing, errors.New("offline and not in the cache or mirror")
+		a.status, a.err = StatusMissing, fmt.Errorf("offline, and neither the cache (%s) nor a mirror (--mirror DIR with DIR/%s/) holds %s", entry.dir, src.Name, pin.Origin)
 		return a
 	}
 	got := u.fetch(ctx, src, entry, a)
@@ -114,6 +114,11 @@ func (u *updater) fromMirror(src Source, dir string, a acquired) acquired {
 	digest, size, err := treeDigest(fsys)
 	if err != nil {
 		a.status, a.err = StatusError, fmt.Errorf("mirror %s: %w", dir, err)
+		return a
+	}
+	if pin := src.Fetch.Pin(); pin.TreeSHA256 != "" && digest != pin.TreeSHA256 {
+		a.status, a.err = StatusError, fmt.Errorf("mirror %s: its files are not %s as published (tree sha256 %s, pinned %s): "+
+			"unpack the package's tarball there, without its package/ folder and with nothing added: %w", dir, pin.Origin, digest, pin.TreeSHA256, ErrIntegrity)
 		return a
 	}
 	a.fsys, a.size = fsys, size
@@ -167,6 +172,9 @@ func (u *updater) fetch(ctx context.Context, src Source, entry cacheEntry, a acq
 		return fail(fmt.Errorf("digest fetched tree: %w", err))
 	}
 	pin := src.Fetch.Pin()
+	if pin.TreeSHA256 != "" && digest != pin.TreeSHA256 {
+		return fail(fmt.Errorf("%s unpacks to tree sha256 %s, catalogue pins %s: %w", pin.Origin, digest, pin.TreeSHA256, ErrIntegrity))
+	}
 	m := manifest{
 		Name: src.Name, Origin: pin.Origin, Version: pin.Version, Checksum: pin.Checksum,
 		SHA256: art.SHA256, Size: art.Size, TreeSHA256: digest, FetchedAt: time.Now().UTC(),

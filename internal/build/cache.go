@@ -65,7 +65,7 @@ func (c cacheEntry) load(pin Pin) (manifest, error) {
 	if err := json.Unmarshal(b, &m); err != nil {
 		return manifest{}, fmt.Errorf("cache manifest %s: %w", c.manifest, err)
 	}
-	if m.Version != pin.Version || m.Checksum != pin.Checksum {
+	if m.Version != pin.Version || m.Checksum != pin.Checksum || pin.TreeSHA256 != "" && m.TreeSHA256 != pin.TreeSHA256 {
 		return manifest{}, errCacheMiss // fetched under another pin: stale, not damaged
 	}
 	digest, _, err := treeDigest(os.DirFS(c.dir))

@@ -28,6 +28,9 @@ func TestDefaultCatalog(t *testing.T) {
 				if _, err := parseIntegrity(m.Integrity); err != nil {
 					t.Error(err)
 				}
+				if len(m.Tree) != 64 || strings.Trim(m.Tree, "0123456789abcdef") != "" {
+					t.Errorf("tree digest %q is not a hex SHA-256", m.Tree)
+				}
 				if m.Command != "" {
 					t.Errorf("catalogue entry overrides the npm command: %q", m.Command)
 				}

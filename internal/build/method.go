@@ -33,6 +33,10 @@ type Pin struct {
 	// MaxAge, if set, is how long a cached copy is reused before it is fetched again (for
 	// sources whose content changes upstream and so has no checksum to pin).
 	MaxAge time.Duration
+	// TreeSHA256, if set, is the treeDigest of the unpacked artifact. A fetch, a cached copy
+	// and a mirror folder standing in for the source must all match it, so that a mirror
+	// carried to an air-gapped machine is checked as a download is.
+	TreeSHA256 string
 }
 
 // Artifact describes what a Fetch downloaded.

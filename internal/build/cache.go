@@ -65,8 +65,12 @@ func (c cacheEntry) load(pin Pin) (manifest, error) {
 	if err := json.Unmarshal(b, &m); err != nil {
 		return manifest{}, fmt.Errorf("cache manifest %s: %w", c.manifest, err)
 	}
-	if m.Version != pin.Version || m.Checksum != pin.Checksum || pin.TreeSHA256 != "" && m.TreeSHA256 != pin.TreeSHA256 {
+	if m.Version != pin.Version || m.Checksum != pin.Checksum {
 		return manifest{}, errCacheMiss // fetched under another pin: stale, not damaged
+	}
+	if pin.TreeSHA256 != "" && m.TreeSHA256 != pin.TreeSHA256 {
+		// The same artifact unpacked to other files: said, not taken for a plain miss.
+		return manifest{}, fmt.Errorf("cache %s: holds tree sha256 %s, catalogue pins %s", c.dir, m.TreeSHA256, pin.TreeSHA256)
 	}
 	digest, _, err := treeDigest(os.DirFS(c.dir))
 	if err != nil {
@@ -127,10 +131,12 @@ func writeFileAtomic(path string, data []byte) error {
 
 // treeDigest returns a hex SHA-256 over the regular files of fsys: the hash of the lines
 // "<sha256 of file>  <slash path>\n" in byte order of path, which is what
-// `find . -type f | sed 's|^\./||' | LC_ALL=C sort | xargs sha256sum | sha256sum` prints for
-// the same folder. It identifies a folder's contents independent of timestamps and of the
-// order the file system lists them in. It also returns the files' total size. Anything else
-// in the folder (a symbolic link, a device) is an error.
+// `find . -type f -print0 | sed -z 's|^\./||' | LC_ALL=C sort -z | xargs -0 sha256sum |
+// sha256sum` prints for the same folder (so a mirror folder can be checked against a pin by
+// hand; file names with a backslash or a newline aside, which sha256sum escapes). It
+// identifies a folder's contents independent of timestamps and of the order the file system
+// lists them in. It also returns the files' total size. Anything else in the folder (a
+// symbolic link, a device) is an error.
 func treeDigest(fsys fs.FS) (digest string, size int64, err error) {
 	var paths []string
 	err = fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {

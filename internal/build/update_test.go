@@ -604,8 +604,13 @@ func TestUpdateTreePinned(t *testing.T) {
 			t.Fatalf("cached alpha: %+v, %v; want tree %s", m, err, tree)
 		}
 		opt.Catalog[0].Fetch = NPM{Package: "alpha", Version: "1.0.0", Integrity: "sha512-pinned-alpha", Tree: strings.Repeat("0", 64)}
+		var progress bytes.Buffer
+		opt.Progress = &progress
 		if _, err := Update(context.Background(), opt); err == nil {
 			t.Error("Update with a pin no fetch can meet succeeded")
+		}
+		if !strings.Contains(progress.String(), "holds tree sha256 "+tree+", catalogue pins "+strings.Repeat("0", 64)) {
+			t.Errorf("no warning of the cached copy's other tree in:\n%s", progress.String())
 		}
 		if got := f.callsOf("alpha"); got != 2 {
 			t.Errorf("alpha fetched %d times, want 2: a cached copy of another tree is no copy of the pin", got)

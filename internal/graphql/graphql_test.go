@@ -309,6 +309,8 @@ func TestGraphQLRequestErrors(t *testing.T) {
 		{"variable of wrong type", IPGeolocation, `{"query":"query($ip: String) { userRisk(ip: $ip) { risk } }","variables":{"ip":5}}`, codeBadInput, `Variable "$ip" got invalid value 5`},
 		{"Int out of range", NetworkEngineering, `{"query":"query($n: Int) { asnInfo(asn: 1, batchSize: $n) { asn } }","variables":{"n":1e10}}`, codeBadInput, "Int cannot represent"},
 		{"Int literal out of range", NetworkEngineering, query(`{ asnInfo(asn: 1, batchSize: 3000000000) { asn } }`, nil), codeValidation, "Int cannot represent 3000000000"},
+		{"BigInt variable in exponent form", IPGeolocation, `{"query":"query($t: BigInt) { ipGeolocation(ip: \"8.8.8.8\", utcReference: $t) { ip } }","variables":{"t":1e300}}`, codeBadInput, "BigInt cannot represent 1e300: it must be a whole number written in decimal digits"},
+		{"BigInt variable a string", IPGeolocation, `{"query":"query($t: BigInt) { ipGeolocation(ip: \"8.8.8.8\", utcReference: $t) { ip } }","variables":{"t":"ipa_ABCDEFGH234567"}}`, codeBadInput, "BigInt cannot represent a value that is not a whole number"},
 		{"BigInt literal not a number", IPGeolocation, query(`{ ipGeolocation(ip: "8.8.8.8", utcReference: "abc") { ip } }`, nil), codeValidation, "BigInt cannot represent"},
 		{"BigInt literal a float", IPGeolocation, query(`{ ipGeolocation(ip: "8.8.8.8", utcReference: 1.5) { ip } }`, nil), codeValidation, "BigInt cannot represent"},
 		{"BigInt literal a boolean", IPGeolocation, query(`{ ipGeolocation(ip: "8.8.8.8", utcReference: true) { ip } }`, nil), codeValidation, "BigInt cannot represent"},

@@ -123,7 +123,12 @@ func coerceInput(s *ast.Schema, t *ast.Type, v any) (any, string) {
 				return string(x), ""
 			}
 		}
-		return nil, "BigInt cannot represent a value that is not a whole number."
+		// 1e300 is a whole number, but not one written as BigInt is: in digits. Only numbers
+		// are shown: a string may be a key pasted in the wrong place.
+		if n, ok := v.(json.Number); ok {
+			return nil, "BigInt cannot represent " + cut(string(n), 40) + ": it must be a whole number written in decimal digits (at most 40)."
+		}
+		return nil, "BigInt cannot represent a value that is not a whole number written in decimal digits (at most 40)."
 	}
 	if d := s.Types[t.NamedType]; d == nil || d.Kind != ast.Scalar {
 		return nil, fmt.Sprintf("%s is not an input type of this schema.", t.NamedType)
@@ -293,4 +298,12 @@ func shortJSON(b []byte) string {
 		return string(b[:64]) + "..."
 	}
 	return string(b)
+}
+
+// cut returns s, or its first n bytes and "..." when it is longer.
+func cut(s string, n int) string {
+	if len(s) > n {
+		return s[:n] + "..."
+	}
+	return s
 }

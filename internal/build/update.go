@@ -145,6 +145,7 @@ func (u *updater) acquireAll(ctx context.Context) (map[string]fs.FS, map[string]
 	trees := map[string]fs.FS{}
 	got := map[string]acquired{}
 	var unused, failed []string
+	var missing []Source // optional sources not obtained
 	for _, src := range u.catalog {
 		if !u.needed[src.Name] {
 			unused = append(unused, src.Name)
@@ -162,11 +163,20 @@ func (u *updater) acquireAll(ctx context.Context) (map[string]fs.FS, map[string]
 		case src.Required:
 			failed = append(failed, fmt.Sprintf("%s (%v)", src.Name, a.err))
 		default:
-			u.warn(src.Name, "%s: %v; fields left empty: %s", a.status, a.err, strings.Join(src.Feeds, ", "))
+			missing = append(missing, src)
 		}
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
+	}
+	for _, src := range missing {
+		a := got[src.Name]
+		empty, others := u.leftEmpty(src, got)
+		msg := fmt.Sprintf("%s: %v; fields left empty: %s", a.status, a.err, orNone(empty))
+		if len(others) > 0 {
+			msg += "; also fed by other sources: " + strings.Join(others, ", ")
+		}
+		u.warn(src.Name, "%s", msg)
 	}
 	if len(unused) > 0 {
 		u.printf("not read by any section, not fetched: %s\n", strings.Join(unused, ", "))
@@ -175,6 +185,32 @@ func (u *updater) acquireAll(ctx context.Context) (map[string]fs.FS, map[string]
 		return nil, nil, fmt.Errorf("%w: %s", ErrRequired, strings.Join(failed, "; "))
 	}
 	return trees, got, nil
+}
+
+// leftEmpty splits the fields src feeds into those no obtained source also feeds, which
+// its absence leaves empty, and those another one does (named with it).
+func (u *updater) leftEmpty(src Source, got map[string]acquired) (empty, others []string) {
+	for _, f := range src.Feeds {
+		var by []string
+		for _, o := range u.catalog {
+			if o.Name != src.Name && got[o.Name].status == StatusOK && slices.Contains(o.Feeds, f) {
+				by = append(by, o.Name)
+			}
+		}
+		if len(by) == 0 {
+			empty = append(empty, f)
+		} else {
+			others = append(others, f+" ("+strings.Join(by, ", ")+")")
+		}
+	}
+	return empty, others
+}
+
+func orNone(fields []string) string {
+	if len(fields) == 0 {
+		return "none"
+	}
+	return strings.Join(fields, ", ")
 }
 
 // buildSections runs every section builder in the order given (so a derived section finds

@@ -318,6 +318,21 @@ func TestUpdateOptionalFetchError(t *testing.T) {
 	}
 }
 
+// TestUpdateMissingSourceFields: a missing optional source's warning names as left empty
+// only the fields no source that was obtained also feeds.
+func TestUpdateMissingSourceFields(t *testing.T) {
+	f := newFakeFetcher(testFiles())
+	f.fail["gamma"] = ErrIntegrity
+	opt := testOptions(t, f)
+	opt.Catalog[2].Feeds = []string{"risk", "country.name", "country.wbRegion"}
+	res := mustUpdate(t, opt)
+	// mirrored, which also feeds country.wbRegion, is missing too (no mirror here).
+	want := "fields left empty: risk, country.wbRegion; also fed by other sources: country.name (alpha)"
+	if !slices.ContainsFunc(res.Warnings, func(w string) bool { return strings.Contains(w, want) }) {
+		t.Errorf("no warning %q in %q", want, res.Warnings)
+	}
+}
+
 func TestUpdateDamagedCacheIsRefetched(t *testing.T) {
 	f := newFakeFetcher(testFiles())
 	opt := testOptions(t, f)

@@ -376,11 +376,12 @@ func ipOpenObject(b []byte, at int) []byte {
 	return b
 }
 
-// geoTimeZone returns the time zone id at the instant of the time zone fields, at and
-// hasRef as geoInstant gives them. An instant whose local time in the zone leaves the years
-// 1–9999 (9999-12-31T23:59:59Z is 10000-01-01 at Kiritimati's +14, 0001-01-01T00:00:00Z
-// year 0 west of Greenwich) is taken as geoInstant takes a utcReference outside them: now,
-// with hasRef false so that utcTime is omitted. localTime so always has four digits of year.
+// geoTimeZone returns zone id's time zone fields at the instant at, and whether that is
+// still the caller's utcReference (at and hasRef as geoInstant gives them). An instant
+// whose local time in the zone leaves the years 1–9999 (9999-12-31T23:59:59Z is
+// 10000-01-01 at Kiritimati's +14, 0001-01-01T00:00:00Z year 0 west of Greenwich) is
+// taken as geoInstant takes a utcReference outside them: now, with stillRef false so that
+// utcTime is omitted. localTime so always has four digits of year.
 func geoTimeZone(db *ipgeo.DB, id string, at time.Time, hasRef bool, lang string) (tz ipgeo.TZ, stillRef, ok bool) {
 	tz, ok = db.TimeZone(id, at, lang)
 	if y := tz.Local.Year(); ok && hasRef && (y < 1 || y > 9999) {

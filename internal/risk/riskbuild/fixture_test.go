@@ -270,14 +270,7 @@ func TestNoSources(t *testing.T) {
 func TestMissingFiles(t *testing.T) {
 	rec := newRecorder()
 	src := mapSources{"tor": os.DirFS(filepath.Join(fixtureDir, "ipsum")), "ipsum": os.DirFS(filepath.Join(fixtureDir, "ipsum"))}
-	b, err := buildSection(context.Background(), src, rec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	db, err := risk.Decode(b)
-	if err != nil {
-		t.Fatal(err)
-	}
+	db := buildDB(t, src, rec)
 	if n := len(db.Lists()); n != 2 { // ipsum's two counts in the fixture, 10 and 1
 		t.Errorf("%d lists, want 2: %v", n, db.Lists())
 	}

@@ -1,12 +1,16 @@
 package riskbuild
 
 import (
+	"context"
 	"fmt"
 	"io/fs"
 	"maps"
 	"slices"
 	"sync"
+	"testing"
 	"time"
+
+	"github.com/ipatlas/ipatlas/internal/risk"
 )
 
 // recorder is a reporter that keeps what the builder reports, for tests.
@@ -53,3 +57,17 @@ func (m mapSources) Source(name string) (fs.FS, bool) {
 }
 
 func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
+
+// buildDB builds the risk section from src, without the snapshot around it, and decodes it.
+func buildDB(t *testing.T, src mapSources, rec *recorder) *risk.DB {
+	t.Helper()
+	b, err := buildSection(context.Background(), src, rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := risk.Decode(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return db
+}

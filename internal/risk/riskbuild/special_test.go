@@ -1,7 +1,6 @@
 package riskbuild
 
 import (
-	"context"
 	"net/netip"
 	"os"
 	"slices"
@@ -113,14 +112,7 @@ func TestSpecialPurposeEntries(t *testing.T) {
 		srcIpsum:  fstest.MapFS{"ipsum.txt": file("10.9.9.9\t5\n")},
 	}
 	rec := newRecorder()
-	b, err := buildSection(context.Background(), src, rec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	db, err := risk.Decode(b)
-	if err != nil {
-		t.Fatal(err)
-	}
+	db := buildDB(t, src, rec)
 	facts := risk.Facts{IsReachable: true}
 	tests := []struct {
 		addr  string
@@ -186,12 +178,7 @@ func TestSpecialPurposeEntries(t *testing.T) {
 	// A mirrored registry is read instead of the built-in table: the fixture registries of
 	// package iana hold no 10.0.0.0/8, so the datacenter list keeps it.
 	src[netinfobuild.SourceIANA] = os.DirFS("../../netinfo/internal/iana/testdata/registries")
-	if b, err = buildSection(context.Background(), src, newRecorder()); err != nil {
-		t.Fatal(err)
-	}
-	if db, err = risk.Decode(b); err != nil {
-		t.Fatal(err)
-	}
+	db = buildDB(t, src, newRecorder())
 	if h := db.Hazards(netip.MustParseAddr("10.1.1.1"), facts); !h.IsKnownAsDatacenter {
 		t.Errorf("10.1.1.1 with the fixture registries: %+v, want a datacenter", h)
 	}

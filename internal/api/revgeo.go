@@ -227,6 +227,9 @@ func (s *Server) revgeoAnswer(w http.ResponseWriter, r *http.Request, lat, lon f
 			}
 			at, hasRef := geoInstant(r)
 			if tz, hasRef, ok := geoTimeZone(snap.IPGeo, p.TimeZone, at, hasRef, lang); ok {
+				if !hasRef {
+					markForNow(w)
+				}
 				out = geoAppendTimeZone(placesAppendKey(out, false, "timeZone"), tz, hasRef)
 			}
 			return out

@@ -27,7 +27,7 @@ func (s *Server) compatRoutes() {
 // ipGeolocation answers /data/ip-geolocation: ip-geolocation-with-confidence's answer
 // without its last two members.
 func (s *Server) ipGeolocation(w http.ResponseWriter, r *http.Request) error {
-	bp, b, _, _, err := s.geoRender(r, 0, 0)
+	bp, b, _, _, err := s.geoRender(w, r, 0, 0)
 	if err != nil {
 		return err
 	}
@@ -40,7 +40,7 @@ func (s *Server) ipGeolocation(w http.ResponseWriter, r *http.Request) error {
 // "unknown" without any) and hazardReport (the hazard-report answer). It needs the risk
 // data (503 without, as hazard-report).
 func (s *Server) ipGeolocationFull(w http.ResponseWriter, r *http.Request) error {
-	bp, b, v, a, err := s.geoRender(r, engineRisk, geoWithConfidence)
+	bp, b, v, a, err := s.geoRender(w, r, engineRisk, geoWithConfidence)
 	if err != nil {
 		return err
 	}

@@ -71,7 +71,7 @@ func geoInstant(r *http.Request) (at time.Time, hasRef bool) {
 // its ISO fields, city/localityName, the coordinates and plusCode (together), timeZone.
 // fips and csdCode are never written: no loaded source has them.
 func (s *Server) geolocation(w http.ResponseWriter, r *http.Request) error {
-	bp, b, _, _, err := s.geoRender(r, 0, geoWithConfidence)
+	bp, b, _, _, err := s.geoRender(w, r, 0, geoWithConfidence)
 	if err != nil {
 		return err
 	}
@@ -86,7 +86,7 @@ func (s *Server) geolocation(w http.ResponseWriter, r *http.Request) error {
 // these under ipData). Its statuses are the geolocation's; a snapshot without the risk
 // data leaves the hazard report out, so that the rest still answers.
 func (s *Server) ipData(w http.ResponseWriter, r *http.Request) error {
-	bp, b, v, a, err := s.geoRender(r, 0, geoWithConfidence|geoWithReason)
+	bp, b, v, a, err := s.geoRender(w, r, 0, geoWithConfidence|geoWithReason)
 	if err != nil {
 		return err
 	}
@@ -103,8 +103,9 @@ func (s *Server) ipData(w http.ResponseWriter, r *http.Request) error {
 
 // geoRender renders r's geolocation answer with parts into a pooled buffer, which the
 // caller writes and returns (writeJSONPooled); extra names engines the caller needs besides
-// the geolocation's. It returns the view and the address answered for.
-func (s *Server) geoRender(r *http.Request, extra engines, parts geoParts) (bp *[]byte, b []byte, v *countryView, a netip.Addr, err error) {
+// the geolocation's. It returns the view and the address answered for, and marks an answer
+// for now as such (markForNow).
+func (s *Server) geoRender(w http.ResponseWriter, r *http.Request, extra engines, parts geoParts) (bp *[]byte, b []byte, v *countryView, a netip.Addr, err error) {
 	v, err = s.viewWith(engineIPGeo | engineNet | extra)
 	if err != nil {
 		return nil, nil, nil, a, err
@@ -119,6 +120,11 @@ func (s *Server) geoRender(r *http.Request, extra engines, parts geoParts) (bp *
 	if !ok {
 		bufPool.Put(bp)
 		return nil, nil, nil, a, notFound("No valid entry was found for the IP address %s.", a)
+	}
+	// Its location's timeZone, where it has one, is for now; and so it may be for an instant
+	// in the calendar's first or last year, whose local time may leave it (geoTimeZone).
+	if y := at.Year(); !hasRef || y == 1 || y == 9999 {
+		markForNow(w)
 	}
 	return bp, b, v, a, nil
 }

@@ -80,10 +80,17 @@ func (s *Server) timeZoneByLocation(w http.ResponseWriter, r *http.Request) erro
 	return writeTimeZone(w, r, v.snap.IPGeo, p.TimeZone, lang, "No time zone is known at latitude %v, longitude %v.", lat, lon)
 }
 
+// noStore is shared (never mutated) so that marking an answer allocates nothing.
+var noStore = []string{"no-store"}
+
+// markForNow marks an answer whose time zone fields hold the time it was made
+// (Cache-Control: no-store): its localTime, offset and names are only true then, so no
+// cache may serve it again.
+func markForNow(w http.ResponseWriter) { w.Header()["Cache-Control"] = noStore }
+
 // writeTimeZone writes the timeZone object of zone id at utcReference (or now) in lang, or
 // returns a 404 with the message when the data has no such zone. An answer for now is
-// marked Cache-Control: no-store: its localTime, offset and names are only true when it is
-// made, so no cache may serve it again.
+// marked so (markForNow).
 func writeTimeZone(w http.ResponseWriter, r *http.Request, db *ipgeo.DB, id, lang, missing string, args ...any) error {
 	at, hasRef := geoInstant(r)
 	tz, hasRef, ok := geoTimeZone(db, id, at, hasRef, lang)
@@ -91,7 +98,7 @@ func writeTimeZone(w http.ResponseWriter, r *http.Request, db *ipgeo.DB, id, lan
 		return notFound(missing, args...)
 	}
 	if !hasRef {
-		w.Header().Set("Cache-Control", "no-store")
+		markForNow(w)
 	}
 	bp := bufPool.Get().(*[]byte)
 	writeJSONPooled(w, bp, geoAppendTimeZone((*bp)[:0], tz, hasRef))

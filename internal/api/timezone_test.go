@@ -152,9 +152,10 @@ func TestTimeZoneLocalYearRange(t *testing.T) {
 	}
 }
 
-// TestTimeZoneNoStore: a time zone endpoint's answer for now (no utcReference, or one it
-// takes as now) is marked Cache-Control: no-store; one for a given instant, which never
-// changes, is not.
+// TestTimeZoneNoStore: an answer with time zone fields for now (no utcReference, or one
+// taken as now) is marked Cache-Control: no-store; one for a given instant, which never
+// changes, is not. The geolocation answers mark an instant in the calendar's last year too,
+// which their location's zone may take as now.
 func TestTimeZoneNoStore(t *testing.T) {
 	s := ipRealServer(t)
 	for _, tc := range []struct {
@@ -169,6 +170,15 @@ func TestTimeZoneNoStore(t *testing.T) {
 		{"/data/timezone-info?timeZoneId=Europe/Berlin&utcReference=1781000000", ""},
 		{"/data/timezone-by-ip?ip=81.2.69.160&utcReference=1781000000", ""},
 		{"/data/timezone-info?timeZoneId=Mars/Olympus_Mons", ""}, // a 404 says nothing of the time
+		{"/data/ip-geolocation-with-confidence?ip=81.2.69.160", "no-store"},
+		{"/data/ip-geolocation-with-confidence?ip=81.2.69.160&utcReference=1781000000", ""},
+		{"/data/ip-geolocation-with-confidence?ip=81.2.69.160&utcReference=253402300799", "no-store"},
+		{"/data/ip-geolocation?ip=81.2.69.160", "no-store"},
+		{"/data/ip-geolocation-full?ip=81.2.69.160", "no-store"},
+		{"/data/ip-geolocation-with-confidence?ip=999.1.1.1", ""},
+		{"/data/reverse-geocode-with-timezone?latitude=52.52&longitude=13.405", "no-store"},
+		{"/data/reverse-geocode-with-timezone?latitude=52.52&longitude=13.405&utcReference=1781000000", ""},
+		{"/data/reverse-geocode?latitude=52.52&longitude=13.405", ""}, // no time zone fields
 	} {
 		rec := do(t, s, "GET", tc.target+"&key=good", nil)
 		if got := rec.Header().Get("Cache-Control"); got != tc.want {

@@ -153,6 +153,9 @@ func (u *updater) fetch(ctx context.Context, src Source, entry cacheEntry, a acq
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return fail(err)
 	}
+	// After tmp is gone (defers run last first): a first fetch that failed leaves no empty
+	// folder for the source, which would look like a cache that holds something.
+	defer os.Remove(parent) // a no-op while it holds anything
 	tmp, err := os.MkdirTemp(parent, ".fetch-*")
 	if err != nil {
 		return fail(err)

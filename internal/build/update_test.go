@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -311,10 +312,15 @@ func TestUpdateOffline(t *testing.T) {
 func TestUpdateOptionalFetchError(t *testing.T) {
 	f := newFakeFetcher(testFiles())
 	f.fail["gamma"] = ErrIntegrity
-	res := mustUpdate(t, testOptions(t, f))
+	opt := testOptions(t, f)
+	res := mustUpdate(t, opt)
 	g := sourceInfo(t, res.Metadata, "gamma")
 	if g.Status != StatusError || !strings.Contains(g.Note, "pinned checksum") {
 		t.Errorf("gamma = %+v, want error with the reason", g)
+	}
+	// The failed first fetch leaves nothing in the cache, not even an empty folder.
+	if _, err := os.Stat(filepath.Join(opt.CacheDir, "gamma")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("cache folder of the failed fetch: %v, want none", err)
 	}
 }
 

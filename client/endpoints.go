@@ -80,8 +80,8 @@ type ReverseGeocodeClientRequest struct {
 
 // AmIRoamingRequest compares the device's position with the caller's network.
 type AmIRoamingRequest struct {
-	Latitude, Longitude float64
-	LocalityLanguage    string
+	Position         *Point // nil: none is sent, and the answer is "unknown"
+	LocalityLanguage string
 }
 
 // TimeZoneInfoRequest asks for a time zone by its IANA id.
@@ -224,7 +224,10 @@ func (c *Client) ReverseGeocodeClient(ctx context.Context, r ReverseGeocodeClien
 
 // AmIRoaming calls the keyless /data/am-i-roaming; the key is not sent.
 func (c *Client) AmIRoaming(ctx context.Context, r AmIRoamingRequest) (*AmIRoaming, error) {
-	q := query{}.float("latitude", r.Latitude).float("longitude", r.Longitude).str("localityLanguage", r.LocalityLanguage)
+	q := query{}.str("localityLanguage", r.LocalityLanguage)
+	if r.Position != nil {
+		q.float("latitude", r.Position.Latitude).float("longitude", r.Position.Longitude)
+	}
 	return call[AmIRoaming](ctx, c, "/data/am-i-roaming", url.Values(q), keyless)
 }
 

@@ -144,10 +144,11 @@ type TimeZone struct {
 	UTCTime                string `json:"utcTime,omitempty"` // only with the request's UTCReference
 }
 
-// LocalityInfo lists the areas a place belongs to, largest first.
+// LocalityInfo lists the areas a place belongs to, largest first. The server always sends
+// both lists, empty where there are no such areas.
 type LocalityInfo struct {
-	Administrative []LocalityInfoEntry `json:"administrative,omitempty"`
-	Informative    []LocalityInfoEntry `json:"informative,omitempty"`
+	Administrative []LocalityInfoEntry `json:"administrative"`
+	Informative    []LocalityInfoEntry `json:"informative"`
 }
 
 // LocalityInfoEntry is one area.
@@ -340,15 +341,15 @@ type ReverseGeocode struct {
 
 // AmIRoaming is the am-i-roaming answer.
 type AmIRoaming struct {
-	IsRoaming          bool    `json:"isRoaming"`
-	RoamingStatus      string  `json:"roamingStatus"` // roaming, home or unknown
-	Description        string  `json:"description"`
-	Latitude           float64 `json:"latitude"`
-	Longitude          float64 `json:"longitude"`
-	DeviceCountryCode  string  `json:"deviceCountryCode"`
-	DeviceCountryName  string  `json:"deviceCountryName"`
-	NetworkCountryCode string  `json:"networkCountryCode"`
-	NetworkCountryName string  `json:"networkCountryName"`
+	IsRoaming          bool     `json:"isRoaming"`
+	RoamingStatus      string   `json:"roamingStatus"` // roaming, home or unknown
+	Description        string   `json:"description"`
+	Latitude           *float64 `json:"latitude,omitempty"` // nil when no position was sent
+	Longitude          *float64 `json:"longitude,omitempty"`
+	DeviceCountryCode  string   `json:"deviceCountryCode"`
+	DeviceCountryName  string   `json:"deviceCountryName"`
+	NetworkCountryCode string   `json:"networkCountryCode"`
+	NetworkCountryName string   `json:"networkCountryName"`
 }
 
 // Sources is the serving snapshot's provenance.

@@ -103,7 +103,7 @@ func (s *Server) routes() {
 		s.mux.Handle("GET /metrics", promhttp.HandlerFor(s.opt.Registry, promhttp.HandlerOpts{}))
 	}
 	// Everything else: the JSON error body instead of ServeMux's plain-text 404 and 405.
-	s.mux.Handle("/", s.stack("unmatched", web.Unmatched(s.mux)))
+	s.mux.Handle("/", s.stack("unmatched", apiCORS(web.Unmatched(s.mux))))
 }
 
 // wrongMethod answers the methods of a path that its routes do not take, as web.Unmatched
@@ -126,7 +126,7 @@ func (s *Server) Handler() http.Handler { return s.root }
 
 // newRoot builds the root handler once: the router, with unclean paths answered before it.
 func (s *Server) newRoot() http.Handler {
-	unclean := s.stack("unmatched", http.HandlerFunc(s.unclean))
+	unclean := s.stack("unmatched", apiCORS(http.HandlerFunc(s.unclean)))
 	return web.NoSniff(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if cleanPath(r.URL.Path) != r.URL.Path {
 			unclean.ServeHTTP(w, r)
@@ -147,6 +147,19 @@ func cleanPath(p string) string {
 		c += "/"
 	}
 	return c
+}
+
+// apiCORS adds the keyless CORS headers to h's answers under /data/ and /graphql/: a page
+// that called a keyless endpoint by a wrong path (a typo, a trailing slash, an endpoint
+// ipatlas does not serve) can then read the 404 that says so, where it would see only
+// "Failed to fetch". The answers are public errors, and no credentials are involved.
+func apiCORS(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if p := strings.TrimLeft(r.URL.Path, "/"); strings.HasPrefix(p, "data/") || strings.HasPrefix(p, "graphql/") {
+			keylessCORS(w.Header())
+		}
+		h.ServeHTTP(w, r)
+	})
 }
 
 // unclean answers a path with // or dot segments with a JSON 404 naming the clean path,
@@ -176,6 +189,12 @@ func (s *Server) openCORS(pattern string, forBrowsers func(*http.Request) bool, 
 	s.mux.Handle(pattern, s.stack(pattern, web.Handle(s.opt.Log, statusOf, func(w http.ResponseWriter, r *http.Request) error {
 		if forBrowsers != nil && forBrowsers(r) {
 			keylessCORS(w.Header())
+		}
+		// A preflight is the browser asking whether it may send the request, not the
+		// request: refused here for the query, it would hide the request's own 400 from
+		// the page behind "Failed to fetch".
+		if r.Method == http.MethodOptions {
+			return fn(w, r)
 		}
 		if err := web.CheckQuery(r.URL.RawQuery); err != nil {
 			return badRequest("The query string is not valid: %v.", err)

@@ -24,7 +24,7 @@ var statusTable = []struct {
 	code int
 	desc string
 }{
-	{auth.ErrMissingKey, http.StatusUnauthorized, "No API key was sent. Send it as the key query parameter (?key=...) or in the x-service-key header."},
+	{auth.ErrMissingKey, http.StatusUnauthorized, "No API key was sent. Send it as the key query parameter (?key=...) or in the x-service-key header (x-bdc-key is read too); a key in a form body is not read."},
 	{auth.ErrInvalidKey, http.StatusUnauthorized, "The API key is not valid. Check it under Account, Credentials; a regenerated key replaces the old one at once."},
 	{quota.ErrExceeded, http.StatusPaymentRequired, "The monthly query volume of this key is used up."},
 	{quota.ErrForbidden, http.StatusForbidden, "This key has no permission for this endpoint."},

@@ -43,8 +43,13 @@ func (s *Server) graphqlRoutes() {
 		s.open("GET /graphql/{package}/schema.graphql", down)
 		return
 	}
-	// free-api is for browsers: its answers carry CORS headers, errors and 405 included.
-	freeAPI := func(r *http.Request) bool { return r.PathValue("package") == graphql.FreeAPI }
+	// free-api is for browsers: its answers carry CORS headers, errors and 405 included; so
+	// does the 404 of a package that does not exist, which a page may have mistyped.
+	freeAPI := func(r *http.Request) bool {
+		name := r.PathValue("package")
+		_, known := gql.Package(name)
+		return name == graphql.FreeAPI || !known
+	}
 	s.openCORS("POST /graphql/{package}", freeAPI, s.graphqlPost(gql, s.keylessLim))
 	s.openCORS("OPTIONS /graphql/{package}", freeAPI, s.graphqlPreflight(gql))
 	s.openCORS("/graphql/{package}", freeAPI, wrongMethod("POST"))

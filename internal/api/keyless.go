@@ -28,7 +28,8 @@ import (
 //   - The client address is the TCP peer, or behind reverse proxies listed in
 //     --trusted-proxies the address they forward. Without --trusted-proxies behind a
 //     proxy, every client shares the proxy's bucket: set it when running behind one.
-//   - Memory is bounded: at most KeylessMaxClients addresses are tracked (about 5 MB).
+//   - Memory is bounded: at most KeylessMaxClients addresses are tracked (about 6 MB; up
+//     to 10 MB after heavy churn, as Go maps keep their size once grown).
 //     When the table is full, buckets that have refilled (idle clients) are dropped
 //     first, then arbitrary ones; a dropped client starts again with a full bucket, so
 //     churn can only make the limit more lenient, never block a client wrongly.

@@ -140,8 +140,13 @@ func TestKeylessRateLimitHTTP(t *testing.T) {
 
 func TestKeylessCORSPreflight(t *testing.T) {
 	s := placesServer(t, datasettest.Snapshot(t))
-	for _, path := range []string{"/data/am-i-roaming", "/data/reverse-geocode-client"} {
-		r := httptest.NewRequest(http.MethodOptions, path+"?latitude=1&longitude=2", nil)
+	// A preflight is answered whatever the query, so that the request's own 400 reaches the
+	// page; refused, it would be a bare "Failed to fetch" there.
+	for _, path := range []string{
+		"/data/am-i-roaming?latitude=1&longitude=2", "/data/reverse-geocode-client?latitude=1&longitude=2",
+		"/data/am-i-roaming?latitude=%zz&longitude=1", "/data/reverse-geocode-client?localityLanguage=" + strings.Repeat("a", 36),
+	} {
+		r := httptest.NewRequest(http.MethodOptions, path, nil)
 		r.Header.Set("Origin", "https://app.example")
 		r.Header.Set("Access-Control-Request-Method", "GET")
 		r.Header.Set("Access-Control-Request-Headers", "x-requested-with")
@@ -178,6 +183,12 @@ func TestKeylessErrorsCarryCORS(t *testing.T) {
 		{"POST", "/graphql/free-api?x=%zz", 400, true},
 		{"GET", "/graphql/free-api", 405, true},
 		{"POST", "/graphql/ip-geolocation?x=%zz", 400, false},
+		// A wrong path near them: the page can read the 404 that says so.
+		{"GET", "/data/reverse-geocode-client/", 404, true},
+		{"GET", "/data/reverse-geocode-clien", 404, true},
+		{"GET", "//data/am-i-roaming", 404, true},
+		{"POST", "/graphql/nope", 404, true},
+		{"GET", "/nope", 404, false},
 	} {
 		r := httptest.NewRequest(tc.method, tc.target, strings.NewReader(`{"query":"{ amIRoaming(latitude: 1, longitude: 1) { isRoaming } }"}`))
 		r.RemoteAddr = "198.51.100.200:1"

@@ -268,6 +268,8 @@ func TestOpenAPIAnswersReal(t *testing.T) {
 		{name: "roaming unknown", method: "GET", target: "/data/am-i-roaming?latitude=0&longitude=-30", remote: "2001:db8::1", want: 200},
 		{name: "roaming not a number", method: "GET", target: "/data/am-i-roaming?latitude=north&longitude=-30", want: 401},
 		{name: "roaming missing", method: "GET", target: "/data/am-i-roaming?latitude=1", want: 400},
+		{name: "roaming without a position", method: "GET", target: "/data/am-i-roaming", remote: "81.2.69.142", want: 200},
+		{name: "reverse client at sea", method: "GET", target: "/data/reverse-geocode-client?latitude=0&longitude=-30", want: 200},
 		{name: "roaming preflight", method: "OPTIONS", target: "/data/am-i-roaming", want: 204},
 		// GraphQL
 		{name: "graphql", method: "POST", target: "/graphql/ip-geolocation", headers: gqlKey, want: 200,

@@ -43,8 +43,9 @@ import (
 //	localityInfo               administrative and informative areas, largest first
 //
 // Fields the data does not have are empty strings, as the commercial service writes them;
-// a point on the high seas has only its time zone. An address the IP data does not place
-// (a private address, say) answers with empty fields and latitude and longitude 0.
+// a point on the high seas has only its time zone and empty localityInfo lists. An address
+// the IP data does not place (a private address, say) answers with empty fields, without
+// latitude and longitude.
 func (s *Server) reverseGeocode(w http.ResponseWriter, r *http.Request) error {
 	lat, lon, err := coordParams(r)
 	if err != nil {
@@ -104,6 +105,7 @@ func (s *Server) reverseGeocodeClient(w http.ResponseWriter, r *http.Request) er
 	if a, ok := s.opt.ClientAddrs.Of(r); ok {
 		p, _ = snap.IPGeo.Lookup(a)
 	}
+	markNoStore(w) // the caller's place: a shared cache would give it to others
 	c, hasCountry := v.snap.Countries.Lookup(p.Country.Code)
 	lang := revgeoLang(v, reqLang, c, hasCountry && p.Country.Code != "")
 
@@ -228,7 +230,7 @@ func (s *Server) revgeoAnswer(w http.ResponseWriter, r *http.Request, lat, lon f
 			at, hasRef := geoInstant(r)
 			if tz, hasRef, ok := geoTimeZone(snap.IPGeo, p.TimeZone, at, hasRef, lang); ok {
 				if !hasRef {
-					markForNow(w)
+					markNoStore(w)
 				}
 				out = geoAppendTimeZone(placesAppendKey(out, false, "timeZone"), tz, hasRef)
 			}
@@ -412,30 +414,27 @@ func (b *revgeoBody) write(w http.ResponseWriter) {
 	out = placesAppendField(out, false, "postcode", b.postcode)
 	out = placesAppendKey(out, false, "localityInfo")
 	out = append(out, '{')
-	first := true
+	// Both lists are always there, empty at sea or for an unplaced address: the commercial
+	// service's clients type them as arrays and map over them.
 	for _, admin := range []bool{true, false} {
+		if admin {
+			out = placesAppendKey(out, true, "administrative")
+		} else {
+			out = placesAppendKey(out, false, "informative")
+		}
+		out = append(out, '[')
 		n := 0
 		for _, a := range b.areas[:b.nAreas] {
 			if a.administrative != admin {
 				continue
 			}
-			if n == 0 {
-				if admin {
-					out = placesAppendKey(out, first, "administrative")
-				} else {
-					out = placesAppendKey(out, first, "informative")
-				}
-				out = append(out, '[')
-				first = false
-			} else {
+			if n > 0 {
 				out = append(out, ',')
 			}
 			n++
 			out = revgeoAppendArea(out, a)
 		}
-		if n > 0 {
-			out = append(out, ']')
-		}
+		out = append(out, ']')
 	}
 	out = append(out, '}')
 	if b.extra != nil {

@@ -365,3 +365,20 @@ func TestRevgeoNest(t *testing.T) {
 		t.Error("revgeoNest changed its argument")
 	}
 }
+
+// TestReverseGeocodeEmptyLists: where there are no areas (at sea, an address the IP data
+// does not place), localityInfo still holds both lists, empty, as clients of the commercial
+// service expect arrays there.
+func TestReverseGeocodeEmptyLists(t *testing.T) {
+	s := realPlacesServer(t)
+	for _, tc := range []struct{ target, remote string }{
+		{"/data/reverse-geocode?key=good&latitude=0&longitude=-30", ""},
+		{"/data/reverse-geocode-client?latitude=0&longitude=-30", ""},
+		{"/data/reverse-geocode-client", "127.0.0.1"},
+	} {
+		rec := placesGet(t, s, tc.target, tc.remote)
+		if want := `"localityInfo":{"administrative":[],"informative":[`; rec.Code != 200 || !strings.Contains(rec.Body.String(), want) {
+			t.Errorf("%s: %d %s, want %s", tc.target, rec.Code, rec.Body, want)
+		}
+	}
+}

@@ -104,7 +104,7 @@ func (s *Server) ipData(w http.ResponseWriter, r *http.Request) error {
 // geoRender renders r's geolocation answer with parts into a pooled buffer, which the
 // caller writes and returns (writeJSONPooled); extra names engines the caller needs besides
 // the geolocation's. It returns the view and the address answered for, and marks an answer
-// for now as such (markForNow).
+// for now as such (markNoStore).
 func (s *Server) geoRender(w http.ResponseWriter, r *http.Request, extra engines, parts geoParts) (bp *[]byte, b []byte, v *countryView, a netip.Addr, err error) {
 	v, err = s.viewWith(engineIPGeo | engineNet | extra)
 	if err != nil {
@@ -124,7 +124,7 @@ func (s *Server) geoRender(w http.ResponseWriter, r *http.Request, extra engines
 	// Its location's timeZone, where it has one, is for now; and so it may be for an instant
 	// in the calendar's first or last year, whose local time may leave it (geoTimeZone).
 	if y := at.Year(); !hasRef || y == 1 || y == 9999 {
-		markForNow(w)
+		markNoStore(w)
 	}
 	return bp, b, v, a, nil
 }
@@ -358,15 +358,10 @@ func geoAppendLocation(b []byte, v *countryView, p *ipgeo.Place, ci int, hasCoun
 	if !p.City.IsZero() {
 		admin = append(admin, geoArea{name: city, desc: "city", order: order, adminLevel: 8, geonameID: p.City.GeonameID})
 	}
-	b = ipKey(b, `,"localityInfo":`)
-	liStart := len(b)
-	if len(admin) > 0 {
-		b = geoAppendAreas(ipKey(b, `,"administrative":`), admin)
-	}
-	if len(info) > 0 {
-		b = geoAppendAreas(ipKey(b, `,"informative":`), info)
-	}
-	b = ipOpenObject(b, liStart)
+	// Both lists are always there, empty where the data has no such area: the commercial
+	// service's clients type them as arrays and map over them.
+	b = geoAppendAreas(ipKey(b, `,"localityInfo":{"administrative":`), admin)
+	b = geoAppendAreas(ipKey(b, `,"informative":`), info)
 	b = append(b, '}')
 	b = ipOpenObject(b, start)
 	return append(b, '}')

@@ -97,7 +97,9 @@ func TestPlacesErrorsOnFixture(t *testing.T) {
 		{"/data/reverse-geocode-client?latitude=1&longitude=x", 401, "Invalid coordinates"},
 		{"/data/reverse-geocode-client?latitude=1&longitude=1", 503, "no reverse geocoding data"},
 		{"/data/reverse-geocode-client", 503, "no IP geolocation data"},
-		{"/data/am-i-roaming", 400, "latitude parameter is required"},
+		{"/data/am-i-roaming?longitude=1", 400, "latitude parameter is required"},
+		{"/data/am-i-roaming?latitude=1", 400, "longitude parameter is required"},
+		{"/data/am-i-roaming", 503, "no IP geolocation data"}, // without a position, only the caller's address is looked up
 		{"/data/am-i-roaming?latitude=1&longitude=1", 503, "no reverse geocoding data"},
 	}
 	for _, tt := range tests {

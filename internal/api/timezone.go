@@ -83,14 +83,14 @@ func (s *Server) timeZoneByLocation(w http.ResponseWriter, r *http.Request) erro
 // noStore is shared (never mutated) so that marking an answer allocates nothing.
 var noStore = []string{"no-store"}
 
-// markForNow marks an answer whose time zone fields hold the time it was made
-// (Cache-Control: no-store): its localTime, offset and names are only true then, so no
-// cache may serve it again.
-func markForNow(w http.ResponseWriter) { w.Header()["Cache-Control"] = noStore }
+// markNoStore marks an answer that no cache may serve again (Cache-Control: no-store): one
+// whose time zone fields hold the time it was made (its localTime, offset and names are only
+// true then), or one about the caller, which a shared cache would give to others.
+func markNoStore(w http.ResponseWriter) { w.Header()["Cache-Control"] = noStore }
 
 // writeTimeZone writes the timeZone object of zone id at utcReference (or now) in lang, or
 // returns a 404 with the message when the data has no such zone. An answer for now is
-// marked so (markForNow).
+// marked so (markNoStore).
 func writeTimeZone(w http.ResponseWriter, r *http.Request, db *ipgeo.DB, id, lang, missing string, args ...any) error {
 	at, hasRef := geoInstant(r)
 	tz, hasRef, ok := geoTimeZone(db, id, at, hasRef, lang)
@@ -98,7 +98,7 @@ func writeTimeZone(w http.ResponseWriter, r *http.Request, db *ipgeo.DB, id, lan
 		return notFound(missing, args...)
 	}
 	if !hasRef {
-		markForNow(w)
+		markNoStore(w)
 	}
 	bp := bufPool.Get().(*[]byte)
 	writeJSONPooled(w, bp, geoAppendTimeZone((*bp)[:0], tz, hasRef))

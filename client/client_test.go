@@ -56,7 +56,7 @@ func str(p *string) string {
 }
 
 func roundTripCases() []rtCase {
-	return []rtCase{
+	return append([]rtCase{
 		rt("geolocation", "IPGeolocationWithConfidence", func(ctx context.Context, c *client.Client) (*client.Geolocation, error) {
 			return c.IPGeolocationWithConfidence(ctx, client.GeolocationRequest{IP: "8.8.8.8"})
 		}, func(t *testing.T, g *client.Geolocation) {
@@ -338,7 +338,7 @@ func roundTripCases() []rtCase {
 				t.Errorf("%+v", r)
 			}
 		})),
-	}
+	}, clientRoundTripCases()...)
 }
 
 // TestRoundTrip calls every endpoint on the real data and checks that the client sent the

@@ -88,6 +88,7 @@ func (s *Server) routes() {
 	s.ipRoutes()
 	s.timeZoneRoutes()
 	s.compatRoutes()
+	s.clientRoutes()
 	s.placeRoutes()
 	s.graphqlRoutes()
 	if s.opt.LoadTestStatic {

@@ -307,6 +307,7 @@ func TestOpenAPIAnswersReal(t *testing.T) {
 		{name: "unknown path", method: "GET", target: "/data/nope" + "?" + k[1:], want: 404},
 		{name: "wrong method", method: "POST", target: "/data/ip-geolocation-with-confidence?ip=8.8.8.8" + k, want: 405},
 	}
+	cases = append(cases, oaClientCases...)
 	cases = append(cases, oaKeyedAuthCases(d)...)
 	cov := oaCoverage{}
 	for _, c := range cases {

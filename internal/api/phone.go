@@ -46,6 +46,13 @@ func (s *Server) phoneValidate(w http.ResponseWriter, r *http.Request) error {
 			return badRequest("The countryCode parameter %s is not a known country: use an ISO 3166-1 alpha-2 (AU), alpha-3 (AUS) or numeric (036) code, or omit it for a number in international form (+61 ...).", quoteInput(code))
 		}
 	}
+	return s.phoneAnswer(w, r, v, number, region, "")
+}
+
+// phoneAnswer validates number in region ("" for none: the number must then be in
+// international form) and writes the phone-number-validate answer. hint follows the 400
+// of a number whose country cannot be told.
+func (s *Server) phoneAnswer(w http.ResponseWriter, r *http.Request, v *countryView, number, region, hint string) error {
 	lang := v.resolvedLang(r) // for the country object
 	// phone maps any language tag to its data itself; only "default" needs resolving.
 	phoneLang := param(r, "localityLanguage")
@@ -57,9 +64,8 @@ func (s *Server) phoneValidate(w http.ResponseWriter, r *http.Request) error {
 	}
 	res, err := phone.Validate(number, region, phoneLang)
 	if err != nil {
-		hint := ""
 		if region == "" && phonePlusAsSpace(r.URL.RawQuery) {
-			hint = " The number's + arrived as a space: in a URL query a + stands for a space, so send it as %2B (number=%2B44...)."
+			hint += " The number's + arrived as a space: in a URL query a + stands for a space, so send it as %2B (number=%2B44...)."
 		}
 		return phoneError(err, hint)
 	}

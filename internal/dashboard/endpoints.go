@@ -30,6 +30,8 @@ func Endpoints() []Endpoint {
 		{"/data/reverse-geocode", "reverse-geocoding", "latitude=53.35&longitude=-6.26&localityLanguage=en"},
 		{"/data/timezone-by-location", "reverse-geocoding", "latitude=53.35&longitude=-6.26"},
 		{"/data/reverse-geocode-with-timezone", "reverse-geocoding", "latitude=53.35&longitude=-6.26&localityLanguage=en"},
+		// The caller and its software, and the Tor exit list (api's routes_client.go).
+		{"/data/phone-number-validate-by-ip", "phone-email", "number=884633490&ip=193.114.112.1&localityLanguage=en"},
 	}
 }
 

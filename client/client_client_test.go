@@ -1,0 +1,57 @@
+package client_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/ipatlas/ipatlas/client"
+)
+
+// clientRoundTripCases are roundTripCases' cases for the methods of endpoints_client.go.
+func clientRoundTripCases() []rtCase {
+	return []rtCase{
+		rt("phone by ip", "PhoneNumberValidateByIP", func(ctx context.Context, c *client.Client) (*client.PhoneValidation, error) {
+			return c.PhoneNumberValidateByIP(ctx, client.PhoneByIPRequest{Number: "884633490", IP: "193.114.112.1"})
+		}, func(t *testing.T, p *client.PhoneValidation) {
+			if !p.IsValid || p.E164Format != "+61884633490" || p.Country == nil || p.Country.ISOAlpha2 != "AU" {
+				t.Errorf("%+v", p)
+			}
+		}),
+		rt("phone by ip bogon international", "PhoneNumberValidateByIP", func(ctx context.Context, c *client.Client) (*client.PhoneValidation, error) {
+			return c.PhoneNumberValidateByIP(ctx, client.PhoneByIPRequest{Number: "+61 2 9374 4000", IP: "10.0.0.1"})
+		}, func(t *testing.T, p *client.PhoneValidation) {
+			if !p.IsValid || p.Country == nil || p.Country.ISOAlpha2 != "AU" {
+				t.Errorf("%+v", p)
+			}
+		}),
+	}
+}
+
+// TestClientEndpointErrors: the methods of endpoints_client.go return the service's
+// refusals as *client.Error.
+func TestClientEndpointErrors(t *testing.T) {
+	ts := realServer(t)
+	ctx := context.Background()
+	good, _ := client.New(ts.URL, testKey)
+	tests := []struct {
+		name   string
+		call   func() error
+		status int
+	}{
+		{"phone by ip invalid IP", func() error {
+			_, err := good.PhoneNumberValidateByIP(ctx, client.PhoneByIPRequest{Number: "884633490", IP: "1.2.3"})
+			return err
+		}, 405},
+		{"phone by ip national without a country", func() error {
+			_, err := good.PhoneNumberValidateByIP(ctx, client.PhoneByIPRequest{Number: "0293744000", IP: "10.0.0.1"})
+			return err
+		}, 400},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if err := tt.call(); !client.IsStatus(err, tt.status) {
+				t.Fatalf("got %v, want status %d", err, tt.status)
+			}
+		})
+	}
+}

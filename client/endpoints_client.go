@@ -1,0 +1,26 @@
+package client
+
+import (
+	"context"
+	"net/url"
+)
+
+// The commercial service's endpoints about the caller and its software, and the Tor exit
+// list.
+
+// PhoneByIPRequest asks to validate a phone number whose country, for a number in national
+// form, is where an IP address is used.
+type PhoneByIPRequest struct {
+	Number           string // required, any format
+	IP               string // empty: the caller's own address
+	LocalityLanguage string
+}
+
+// PhoneNumberValidateByIP calls /data/phone-number-validate-by-ip: PhoneNumberValidate's
+// answer, with the country of a number in national form taken from IP's geolocation. An
+// address placed in no country makes such a number a 400, as PhoneNumberValidate without
+// CountryCode.
+func (c *Client) PhoneNumberValidateByIP(ctx context.Context, r PhoneByIPRequest) (*PhoneValidation, error) {
+	q := query{}.str("number", r.Number).str("ip", r.IP).str("localityLanguage", r.LocalityLanguage)
+	return call[PhoneValidation](ctx, c, "/data/phone-number-validate-by-ip", url.Values(q), withKey)
+}

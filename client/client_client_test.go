@@ -24,6 +24,13 @@ func clientRoundTripCases() []rtCase {
 				t.Errorf("%+v", p)
 			}
 		}),
+		keylessCase(rt("client ip", "ClientIP", func(ctx context.Context, c *client.Client) (*client.ClientIP, error) {
+			return c.ClientIP(ctx)
+		}, func(t *testing.T, r *client.ClientIP) {
+			if r.IPString != "127.0.0.1" || r.IPType != "IPv4" || r.ProxyIP != "" { // the test server listens on loopback
+				t.Errorf("%+v", r)
+			}
+		})),
 	}
 }
 

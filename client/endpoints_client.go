@@ -24,3 +24,18 @@ func (c *Client) PhoneNumberValidateByIP(ctx context.Context, r PhoneByIPRequest
 	q := query{}.str("number", r.Number).str("ip", r.IP).str("localityLanguage", r.LocalityLanguage)
 	return call[PhoneValidation](ctx, c, "/data/phone-number-validate-by-ip", url.Values(q), withKey)
 }
+
+// ClientIP calls the keyless /data/client-ip: the address the service sees the call coming
+// from. The key is not sent.
+func (c *Client) ClientIP(ctx context.Context) (*ClientIP, error) {
+	return call[ClientIP](ctx, c, "/data/client-ip", nil, keyless)
+}
+
+// ClientIP is the client-ip answer.
+type ClientIP struct {
+	IPString string `json:"ipString"`
+	IPType   string `json:"ipType"` // IPv4 or IPv6
+	// ProxyIP is the reverse proxy the request came through, when the server trusts it
+	// (its --trusted-proxies) and took IPString from its forwarding header; else empty.
+	ProxyIP string `json:"proxyIp,omitempty"`
+}

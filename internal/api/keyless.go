@@ -13,7 +13,8 @@ import (
 
 // # Keyless endpoints (operator notes)
 //
-// GET /data/reverse-geocode-client and GET /data/am-i-roaming need no API key: they are
+// GET /data/reverse-geocode-client and GET /data/am-i-roaming (and routes_client.go's
+// client-ip and client-info) need no API key: they are
 // meant to be called from browsers and mobile apps, where a key cannot be kept secret.
 // Because nothing meters them, they are protected differently:
 //

@@ -99,6 +99,10 @@ func (c ClientAddrs) Of(r *http.Request) (netip.Addr, bool) {
 	return peer, true
 }
 
+// Peer returns the TCP peer of r, unmapped from IPv4-in-IPv6, whatever the headers say:
+// behind a trusted proxy, the proxy. It reports false when r carries no usable address.
+func Peer(r *http.Request) (netip.Addr, bool) { return parseHostAddr(r.RemoteAddr) }
+
 // ViaHTTPS reports whether the client sent r over TLS: to this server, or, when the TCP peer
 // is a trusted proxy that terminated TLS, to the proxy, which says so in the header it
 // writes the client's address to (Forwarded's proto=https) or, with X-Forwarded-For, in

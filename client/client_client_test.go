@@ -2,6 +2,7 @@ package client_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/ipatlas/ipatlas/client"
@@ -31,6 +32,28 @@ func clientRoundTripCases() []rtCase {
 				t.Errorf("%+v", r)
 			}
 		})),
+		rt("user agent", "UserAgentInfo", func(ctx context.Context, c *client.Client) (*client.UserAgentInfo, error) {
+			return c.UserAgentInfo(ctx, client.UserAgentInfoRequest{UserAgentRaw: "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/76.0.3809.132 Safari/537.36"})
+		}, func(t *testing.T, u *client.UserAgentInfo) {
+			if u.UserAgentDisplay != "Windows 10 Desktop Chrome 76.0.3809" || u.VersionPatch != "3809" || u.IsMobile || u.IsSpider {
+				t.Errorf("%+v", u)
+			}
+		}),
+		rt("user agent empty", "UserAgentInfo", func(ctx context.Context, c *client.Client) (*client.UserAgentInfo, error) {
+			return c.UserAgentInfo(ctx, client.UserAgentInfoRequest{})
+		}, func(t *testing.T, u *client.UserAgentInfo) {
+			if u.Family != "Other" || u.VersionMajor != "" {
+				t.Errorf("%+v", u)
+			}
+		}),
+		keylessCase(rt("client info", "ClientInfo", func(ctx context.Context, c *client.Client) (*client.ClientInfo, error) {
+			return c.ClientInfo(ctx)
+		}, func(t *testing.T, r *client.ClientInfo) {
+			// The test server listens on loopback; the client names itself, which no regex knows.
+			if r.IPString != "127.0.0.1" || r.IPNumeric.Int64() != 0x7f000001 || r.IsBehindProxy || r.UserAgentRaw != "ipatlas-go-client" || r.Family != "Other" || r.UserLanguages == nil {
+				t.Errorf("%+v", r)
+			}
+		})),
 	}
 }
 
@@ -49,6 +72,10 @@ func TestClientEndpointErrors(t *testing.T) {
 			_, err := good.PhoneNumberValidateByIP(ctx, client.PhoneByIPRequest{Number: "884633490", IP: "1.2.3"})
 			return err
 		}, 405},
+		{"user agent too long", func() error {
+			_, err := good.UserAgentInfo(ctx, client.UserAgentInfoRequest{UserAgentRaw: strings.Repeat("a", 513)})
+			return err
+		}, 400},
 		{"phone by ip national without a country", func() error {
 			_, err := good.PhoneNumberValidateByIP(ctx, client.PhoneByIPRequest{Number: "0293744000", IP: "10.0.0.1"})
 			return err

@@ -2,6 +2,7 @@ package client
 
 import (
 	"context"
+	"math/big"
 	"net/url"
 )
 
@@ -38,4 +39,49 @@ type ClientIP struct {
 	// ProxyIP is the reverse proxy the request came through, when the server trusts it
 	// (its --trusted-proxies) and took IPString from its forwarding header; else empty.
 	ProxyIP string `json:"proxyIp,omitempty"`
+}
+
+// UserAgentInfoRequest asks what a User-Agent string says.
+type UserAgentInfoRequest struct {
+	UserAgentRaw string // the header as the browser sent it; at most 512 bytes
+}
+
+// UserAgentInfo calls /data/user-agent-info.
+func (c *Client) UserAgentInfo(ctx context.Context, r UserAgentInfoRequest) (*UserAgentInfo, error) {
+	q := url.Values{"userAgentRaw": {r.UserAgentRaw}} // sent even when empty: the server answers an empty one
+	return call[UserAgentInfo](ctx, c, "/data/user-agent-info", q, withKey)
+}
+
+// ClientInfo calls the keyless /data/client-info: the address, User-Agent and languages the
+// service sees the call coming with (this client's own, unless its HTTP client sets other
+// headers). The key is not sent.
+func (c *Client) ClientInfo(ctx context.Context) (*ClientInfo, error) {
+	return call[ClientInfo](ctx, c, "/data/client-info", nil, keyless)
+}
+
+// UserAgentInfo is the user-agent-info answer; ClientInfo carries the same fields.
+type UserAgentInfo struct {
+	Device    string `json:"device"`    // iPhone, Desktop, Spider, Other, ...
+	OS        string `json:"os"`        // Windows 10, iOS 17.1, Other, ...
+	UserAgent string `json:"userAgent"` // Chrome 76.0.3809
+	Family    string `json:"family"`    // Chrome
+	// The version's parts; empty where the string has none.
+	VersionMajor     string `json:"versionMajor,omitempty"`
+	VersionMinor     string `json:"versionMinor,omitempty"`
+	VersionPatch     string `json:"versionPatch,omitempty"`
+	IsSpider         bool   `json:"isSpider"`
+	IsMobile         bool   `json:"isMobile"`
+	UserAgentDisplay string `json:"userAgentDisplay"`
+}
+
+// ClientInfo is the client-info answer.
+type ClientInfo struct {
+	IPString  string   `json:"ipString"`
+	IPNumeric *big.Int `json:"ipNumeric"` // an IPv6 address's passes 2^64
+	IPType    string   `json:"ipType"`    // IPv4 or IPv6
+	// IsBehindProxy reports whether IPString came from a proxy the server trusts.
+	IsBehindProxy bool `json:"isBehindProxy"`
+	UserAgentInfo
+	UserAgentRaw  string   `json:"userAgentRaw"`
+	UserLanguages []string `json:"userLanguages"` // most preferred first
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/ipatlas/ipatlas/internal/dataset"
 	"github.com/ipatlas/ipatlas/internal/dataset/datasetbuild"
 	"github.com/ipatlas/ipatlas/internal/mmdbexport"
+	"github.com/ipatlas/ipatlas/internal/useragent"
 )
 
 func runDataUpdate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -59,6 +60,7 @@ func runDataInfo(args []string, stdout io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("data info: %w", err)
 	}
+	md = useragent.WithSource(md) // compiled in, served with every snapshot
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")

@@ -10,11 +10,13 @@ import (
 	"net/http"
 	"path"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/ipatlas/ipatlas/internal/account"
 	"github.com/ipatlas/ipatlas/internal/dataset"
 	"github.com/ipatlas/ipatlas/internal/quota"
+	"github.com/ipatlas/ipatlas/internal/useragent"
 	"github.com/ipatlas/ipatlas/internal/web"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
@@ -60,6 +62,9 @@ type Server struct {
 	// keylessLim is the per-address rate limiter shared by every keyless lookup: the keyless
 	// REST endpoints and GraphQL's free-api draw on the same buckets.
 	keylessLim *keylessLimiter
+	// uaParser builds the User-Agent parser on first use, so that servers, tests and the
+	// lookup command that never parse one do not compile its regexes (about 50 ms).
+	uaParser func() (*useragent.Parser, error)
 }
 
 // New builds the server and its routes.
@@ -71,7 +76,8 @@ func New(opt Options) *Server {
 		opt.Timeout = 10 * time.Second
 	}
 	s := &Server{opt: opt, mux: http.NewServeMux(), ids: web.NewRequestIDs(),
-		keylessLim: newKeylessLimiter(KeylessRate, KeylessBurst, KeylessMaxClients)}
+		keylessLim: newKeylessLimiter(KeylessRate, KeylessBurst, KeylessMaxClients),
+		uaParser:   sync.OnceValues(func() (*useragent.Parser, error) { return useragent.New(0) })}
 	if opt.Registry != nil {
 		s.metrics = web.NewMetrics(opt.Registry)
 	}

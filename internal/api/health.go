@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/ipatlas/ipatlas/internal/useragent"
 	"github.com/ipatlas/ipatlas/internal/web"
 )
 
@@ -29,5 +30,5 @@ func (s *Server) readyz(w http.ResponseWriter, r *http.Request) error {
 // and attribution (which the licences of several sources require to be shown).
 func (s *Server) sources(w http.ResponseWriter, r *http.Request) error {
 	snap := s.opt.Data.Current()
-	return web.WriteJSON(w, http.StatusOK, snap.Meta)
+	return web.WriteJSON(w, http.StatusOK, useragent.WithSource(snap.Meta)) // the binary's regexes too
 }

@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/ipatlas/ipatlas/internal/openapi"
+	"github.com/ipatlas/ipatlas/internal/useragent"
 	"github.com/ipatlas/ipatlas/internal/web"
 )
 
@@ -37,7 +38,7 @@ func (s *Server) docsPage(w http.ResponseWriter, r *http.Request) error {
 	}
 	var sources []openapi.Source
 	if snap := s.opt.Data.Current(); snap != nil {
-		for _, src := range snap.Meta.Sources {
+		for _, src := range useragent.WithSource(snap.Meta).Sources {
 			if src.Status == "ok" { // the others fed nothing that is served
 				sources = append(sources, openapi.Source{Name: src.Name, Version: src.Version, Licence: src.Licence, Attribution: src.Attribution})
 			}

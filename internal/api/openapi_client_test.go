@@ -11,4 +11,10 @@ var oaClientCases = []oaCase{
 	{name: "client ip", method: "GET", target: "/data/client-ip", remote: "81.2.69.142", want: 200},
 	{name: "client ip v6", method: "GET", target: "/data/client-ip", remote: "2001:db8::1", headers: map[string]string{"Origin": "https://example.org"}, want: 200},
 	{name: "client ip preflight", method: "OPTIONS", target: "/data/client-ip", want: 204},
+	{name: "user agent", method: "GET", target: "/data/user-agent-info?userAgentRaw=Mozilla%2F5.0%20(Windows%20NT%2010.0%3B%20Win64%3B%20x64)%20AppleWebKit%2F537.36%20(KHTML%2C%20like%20Gecko)%20Chrome%2F76.0.3809.132%20Safari%2F537.36&key=good", want: 200},
+	{name: "user agent empty", method: "GET", target: "/data/user-agent-info?userAgentRaw=&key=good", want: 200},
+	{name: "user agent missing", method: "GET", target: "/data/user-agent-info?key=good", want: 400},
+	{name: "client info", method: "GET", target: "/data/client-info", remote: "81.2.69.142", headers: map[string]string{"User-Agent": "curl/8.5.0", "Accept-Language": "en-GB,en;q=0.8"}, want: 200},
+	{name: "client info v6 no headers", method: "GET", target: "/data/client-info", remote: "2001:db8::1", want: 200},
+	{name: "client info preflight", method: "OPTIONS", target: "/data/client-info", want: 204},
 }

@@ -365,7 +365,8 @@ var oaNotDocumented = map[string]string{
 	"/graphql/{package}":           "the 405 for other methods, with CORS headers on free-api",
 	`"GET " + LoadTestPath`:        "the load-test baseline, registered only with serve --load-test-endpoint",
 	// routes_client.go's keyless endpoints
-	"/data/client-ip": "the keyless endpoint's 405 for other methods, with CORS headers",
+	"/data/client-ip":   "the keyless endpoint's 405 for other methods, with CORS headers",
+	"/data/client-info": "the keyless endpoint's 405 for other methods, with CORS headers",
 }
 
 // TestOpenAPIRoutesMatchDocument: every route this package registers is a documented

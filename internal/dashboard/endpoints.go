@@ -32,6 +32,7 @@ func Endpoints() []Endpoint {
 		{"/data/reverse-geocode-with-timezone", "reverse-geocoding", "latitude=53.35&longitude=-6.26&localityLanguage=en"},
 		// The caller and its software, and the Tor exit list (api's routes_client.go).
 		{"/data/phone-number-validate-by-ip", "phone-email", "number=884633490&ip=193.114.112.1&localityLanguage=en"},
+		{"/data/user-agent-info", "ip-geolocation", "userAgentRaw=Googlebot/2.1"},
 	}
 }
 

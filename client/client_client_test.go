@@ -54,6 +54,13 @@ func clientRoundTripCases() []rtCase {
 				t.Errorf("%+v", r)
 			}
 		})),
+		rt("tor exits", "TorExitNodesList", func(ctx context.Context, c *client.Client) (*client.TorExitNodes, error) {
+			return c.TorExitNodesList(ctx, client.TorExitNodesRequest{BatchSize: 3, Offset: 1, LocalityLanguage: "de"})
+		}, func(t *testing.T, r *client.TorExitNodes) {
+			if r.Total < 100 || r.Offset != 1 || r.Batch != 3 || len(r.Nodes) != 3 || r.Nodes[0].IP == "" {
+				t.Errorf("%+v", r)
+			}
+		}),
 	}
 }
 
@@ -74,6 +81,10 @@ func TestClientEndpointErrors(t *testing.T) {
 		}, 405},
 		{"user agent too long", func() error {
 			_, err := good.UserAgentInfo(ctx, client.UserAgentInfoRequest{UserAgentRaw: strings.Repeat("a", 513)})
+			return err
+		}, 400},
+		{"tor exits batch over the limit", func() error {
+			_, err := good.TorExitNodesList(ctx, client.TorExitNodesRequest{BatchSize: 1001})
 			return err
 		}, 400},
 		{"phone by ip national without a country", func() error {

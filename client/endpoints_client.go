@@ -85,3 +85,34 @@ type ClientInfo struct {
 	UserAgentRaw  string   `json:"userAgentRaw"`
 	UserLanguages []string `json:"userLanguages"` // most preferred first
 }
+
+// TorExitNodesRequest asks for a page of the Tor exit list.
+type TorExitNodesRequest struct {
+	BatchSize        int // 1 to 1000; 0: the server's default (100)
+	Offset           int
+	LocalityLanguage string
+}
+
+// TorExitNodesList calls /data/tor-exit-nodes-list.
+func (c *Client) TorExitNodesList(ctx context.Context, r TorExitNodesRequest) (*TorExitNodes, error) {
+	q := query{}.int("batchSize", r.BatchSize).int("offset", r.Offset).str("localityLanguage", r.LocalityLanguage)
+	return call[TorExitNodes](ctx, c, "/data/tor-exit-nodes-list", url.Values(q), withKey)
+}
+
+// TorExitNodes is the tor-exit-nodes-list answer: one page of the exit addresses, in
+// address order.
+type TorExitNodes struct {
+	Total  int           `json:"total"`
+	Offset int           `json:"offset"`
+	Batch  int           `json:"batch"` // the page size answered; Nodes holds fewer at the end
+	Nodes  []TorExitNode `json:"nodes"`
+}
+
+// TorExitNode is one exit address.
+type TorExitNode struct {
+	IP string `json:"ip"`
+	// CountryName and CountryCode are empty where the data places the address in no country.
+	CountryName string    `json:"countryName,omitempty"`
+	CountryCode string    `json:"countryCode,omitempty"`
+	Carriers    []Carrier `json:"carriers"`
+}

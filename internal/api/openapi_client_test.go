@@ -17,4 +17,8 @@ var oaClientCases = []oaCase{
 	{name: "client info", method: "GET", target: "/data/client-info", remote: "81.2.69.142", headers: map[string]string{"User-Agent": "curl/8.5.0", "Accept-Language": "en-GB,en;q=0.8"}, want: 200},
 	{name: "client info v6 no headers", method: "GET", target: "/data/client-info", remote: "2001:db8::1", want: 200},
 	{name: "client info preflight", method: "OPTIONS", target: "/data/client-info", want: 204},
+	{name: "tor exits", method: "GET", target: "/data/tor-exit-nodes-list?key=good", want: 200},
+	{name: "tor exits last page", method: "GET", target: "/data/tor-exit-nodes-list?batchSize=1000&offset=1500&localityLanguage=default&key=good", want: 200},
+	{name: "tor exits past the end", method: "GET", target: "/data/tor-exit-nodes-list?offset=100000&key=good", want: 200},
+	{name: "tor exits batch over limit", method: "GET", target: "/data/tor-exit-nodes-list?batchSize=1001&key=good", want: 400},
 }

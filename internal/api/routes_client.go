@@ -13,11 +13,13 @@ import (
 //	/data/client-ip                    the caller's address (keyless)
 //	/data/user-agent-info              a User-Agent string parsed
 //	/data/client-info                  the caller's address, User-Agent and languages (keyless)
+//	/data/tor-exit-nodes-list          a page of the Tor exit addresses the risk data holds
 //
 // The keyless ones share the server's keyless rate limiter and CORS headers (keyless.go).
 func (s *Server) clientRoutes() {
 	s.keyed("GET /data/phone-number-validate-by-ip", quota.PhoneEmail, s.phoneValidateByIP)
 	s.keyed("GET /data/user-agent-info", quota.IPGeolocation, s.userAgentInfo)
+	s.keyed("GET /data/tor-exit-nodes-list", quota.NetworkEngineering, s.torExitNodesList)
 
 	lim := s.keylessLim
 	always := func(*http.Request) bool { return true }

@@ -33,6 +33,7 @@ func Endpoints() []Endpoint {
 		// The caller and its software, and the Tor exit list (api's routes_client.go).
 		{"/data/phone-number-validate-by-ip", "phone-email", "number=884633490&ip=193.114.112.1&localityLanguage=en"},
 		{"/data/user-agent-info", "ip-geolocation", "userAgentRaw=Googlebot/2.1"},
+		{"/data/tor-exit-nodes-list", "network-engineering", "batchSize=10&offset=0&localityLanguage=en"},
 	}
 }
 

@@ -31,6 +31,8 @@ type DB struct {
 	asnBits []uint8  // per asns entry: bitHostingASN | bitVPNASN
 
 	lists []ListInfo // address lists in section order, then ASN lists
+
+	torExits []netip.Addr // the addresses on a Tor exit list, sorted (TorExits)
 }
 
 const (
@@ -47,7 +49,8 @@ type match struct {
 	names [4][]string
 }
 
-// prepare works out the match of every label, the jump tables and the ASN index.
+// prepare works out the match of every label, the jump tables, the ASN index and the Tor
+// exit addresses.
 func (db *DB) prepare(labels [][]int, asnLists []ASNList) {
 	db.v4Jump = jumpTable(len(db.v4Starts), func(i int) uint32 { return db.v4Starts[i] >> 16 })
 	db.v6Jump = jumpTable(len(db.v6Hi), func(i int) uint32 { return uint32(db.v6Hi[i] >> 48) })
@@ -134,6 +137,7 @@ func (db *DB) prepare(labels [][]int, asnLists []ASNList) {
 			}
 		}
 	}
+	db.torExits = db.exitAddrs()
 }
 
 // Hazards returns the hazard report of a: the lists it is on, combined with the caller's facts

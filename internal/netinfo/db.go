@@ -30,6 +30,16 @@ type DB struct {
 	transit []uint32 // transit lists, each ordered by rank
 	ranked  int
 
+	// Derived at Decode (asindex.go): the transit lists inverted (recvOff parallel to ases,
+	// one more), the ranked ASes in each RankList order (indexes in ases; [1] the
+	// descending order where it is not [0] backwards), and each AS's announced networks
+	// (netOff parallel to ases, one more; indexes in nets).
+	recvOff []uint32
+	recv    []uint32
+	orders  [numRankSorts][2][]uint32
+	netOff  []uint32
+	asNets  []uint32
+
 	// Indexes for Within.
 	cum4    []uint64   // cum4[i] = addresses in nets[:i], i <= n4
 	cum6    []u128     // cum6[i] = addresses in nets[n4:n4+i]
@@ -105,6 +115,7 @@ func newDB(r *raw) *DB {
 	}
 	db.v4 = newTable4(db, r.bogons)
 	db.asStats()
+	db.asIndexes()
 	db.withinIndexes()
 	return db
 }
@@ -149,16 +160,8 @@ func (db *DB) asStats() {
 	}
 	db.ranked = len(order)
 
-	rankOf := func(asn uint32) uint32 {
-		if j, ok := slices.BinarySearch(db.asns, asn); ok && db.ases[j].rank > 0 {
-			return db.ases[j].rank
-		}
-		return ^uint32(0) // unranked: last
-	}
 	for i := range db.ases {
-		a := &db.ases[i]
-		list := db.transit[a.transitOff : a.transitOff+a.transitN]
-		slices.SortFunc(list, func(x, y uint32) int { return cmp.Or(cmp.Compare(rankOf(x), rankOf(y)), cmp.Compare(x, y)) })
+		slices.SortFunc(db.transitOf(i), db.byRankThenASN)
 	}
 }
 
@@ -380,9 +383,9 @@ func (db *DB) fillNet(n *Network, i int) {
 
 // AS returns what the DB knows about an AS, and whether it has a record of it: every AS
 // that originates a network, appears on an AS path, or is named by a registry or names
-// source. AS does not allocate; TransitTo is read-only.
+// source. AS does not allocate; TransitTo and ReceivingFrom are read-only.
 func (db *DB) AS(asn uint32) (ASInfo, bool) {
-	i, ok := slices.BinarySearch(db.asns, asn)
+	i, ok := db.asIndex(asn)
 	if !ok {
 		return ASInfo{}, false
 	}
@@ -406,8 +409,14 @@ func (db *DB) AS(asn uint32) (ASInfo, bool) {
 		end := a.transitOff + a.transitN
 		info.TransitTo = db.transit[a.transitOff:end:end]
 	}
+	if r := db.receivingFrom(i); len(r) > 0 {
+		info.ReceivingFrom = r
+	}
 	return info, true
 }
+
+// asIndex returns asn's index in asns and ases.
+func (db *DB) asIndex(asn uint32) (int, bool) { return slices.BinarySearch(db.asns, asn) }
 
 // RankedASes returns the number of ranked ASes (those announcing IPv4 space): the N of a
 // rank text "#53 out of N".

@@ -66,3 +66,25 @@ func (db *DB) NodeBogons() iter.Seq2[netip.Prefix, bool] {
 		}
 	}
 }
+
+// AllASes returns every AS record, in ASN order, as AS answers for it.
+func (db *DB) AllASes() []ASInfo {
+	out := make([]ASInfo, 0, len(db.asns))
+	for _, asn := range db.asns {
+		info, _ := db.AS(asn)
+		out = append(out, info)
+	}
+	return out
+}
+
+// AllNetworks returns every announced network, in table order, described as a whole.
+func (db *DB) AllNetworks() []Network {
+	out := make([]Network, 0, len(db.nets))
+	for x := range db.nets {
+		out = append(out, db.prefixNetwork(db.nets[x].prefix(), x))
+	}
+	return out
+}
+
+// BuildASIndexes builds the AS-outward indexes again, for BenchmarkRealASIndexes.
+func (db *DB) BuildASIndexes() { db.asIndexes() }

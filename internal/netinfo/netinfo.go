@@ -1,8 +1,10 @@
 // Package netinfo owns the network facts of the service: IP address → registry, registration
 // status, registered country, organisation, bogon and reachability flags, the announcing BGP
 // prefix with its origin ASes (carriers) and last-hop upstreams (via carriers); CIDR range →
-// the networks announced within it, with paged subnetworks (network-by-cidr); and AS number →
-// AS information with its global rank and the ASes it gives transit to.
+// the networks announced within it, with paged subnetworks (network-by-cidr); AS number →
+// AS information with its global rank, the ASes it gives transit to and receives it from,
+// and its announced prefixes (ASPrefixes); and the ranked ASes in several orders
+// (RankList).
 //
 // The build side (package netinfobuild) gathers source rows and hands them to Encode as an
 // Input, which produces the deterministic payload of the snapshot's netinfo section. The
@@ -28,7 +30,7 @@
 // # Values and sharing
 //
 // Network, ASInfo and the Within result types are plain values. Their slices (Carriers,
-// ViaCarriers, TransitTo) are shared with the DB and with every other caller: treat them as
+// ViaCarriers, TransitTo, ReceivingFrom) are shared with the DB and with every other caller: treat them as
 // read-only. A DB is immutable and safe for concurrent use. Lookup and AS do not allocate.
 package netinfo
 
@@ -122,6 +124,9 @@ type ASInfo struct {
 	// ordered by rank, unranked ASes last by ASN. Empty when the snapshot has no AS paths.
 	// Read-only.
 	TransitTo []uint32
+	// ReceivingFrom are the ASes that give this AS transit: those whose TransitTo holds it,
+	// ordered as TransitTo is. Derived at Decode, not stored. Read-only.
+	ReceivingFrom []uint32
 }
 
 // Info describes what a DB holds and which sources fed it, so that callers (data info, the

@@ -141,17 +141,18 @@ func TestAS(t *testing.T) {
 		{15169, netinfo.ASInfo{
 			ASN: 15169, Organisation: "Google LLC", Name: "GOOGLE", Registry: "ARIN", RegisteredCountry: "US",
 			RegistrationDate: "2000-03-30", TotalIPv4Addresses: 256 + 256 + 512 + 256 + 4096, TotalIPv4Prefixes: 5,
-			TotalIPv4BogonPrefixes: 1, Rank: 2,
+			TotalIPv4BogonPrefixes: 1, Rank: 2, ReceivingFrom: []uint32{3356}, // TransitTo inverted
 		}, true},
 		{3356, netinfo.ASInfo{
 			ASN: 3356, Organisation: "Level 3 Parent, LLC", Name: "LEVEL3", Registry: "ARIN", RegisteredCountry: "US",
 			TotalIPv4Addresses: 1 << 22, TotalIPv4Prefixes: 1, Rank: 1,
 			TransitTo: []uint32{15169, 36994, 174, 99999}, // by rank, unranked last by ASN
 		}, true},
-		{36994, netinfo.ASInfo{ASN: 36994, TotalIPv4Addresses: 256, TotalIPv4Prefixes: 1, Rank: 3}, true},
+		{36994, netinfo.ASInfo{ASN: 36994, TotalIPv4Addresses: 256, TotalIPv4Prefixes: 1, Rank: 3, ReceivingFrom: []uint32{3356}}, true},
 		{16509, netinfo.ASInfo{ASN: 16509, TotalIPv6Prefixes: 2}, true},
 		{64496, netinfo.ASInfo{ASN: 64496, TotalIPv6Prefixes: 1}, true},
-		{174, netinfo.ASInfo{ASN: 174}, true}, // mentioned as a via carrier only
+		{174, netinfo.ASInfo{ASN: 174, ReceivingFrom: []uint32{3356}}, true},     // mentioned as a via carrier and transit only
+		{99999, netinfo.ASInfo{ASN: 99999, ReceivingFrom: []uint32{3356}}, true}, // mentioned in a transit list only
 		{1, netinfo.ASInfo{}, false},
 	}
 	for _, tc := range tests {

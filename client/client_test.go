@@ -161,6 +161,34 @@ func roundTripCases() []rtCase {
 				t.Errorf("%+v", g)
 			}
 		}),
+		rt("asn receiving from", "ASNInfoReceivingFrom", func(ctx context.Context, c *client.Client) (*client.ASInfoReceivingFrom, error) {
+			return c.ASNInfoReceivingFrom(ctx, client.ASNInfoRequest{ASN: 7018, BatchSize: 2, LocalityLanguage: "de"})
+		}, func(t *testing.T, a *client.ASInfoReceivingFrom) {
+			if a.ASN != "AS7018" || a.TotalReceivingFrom == 0 || len(a.ReceivingFrom) == 0 || len(a.ReceivingFrom) > 2 {
+				t.Errorf("%+v", a)
+			}
+		}),
+		rt("asn full", "ASNInfoFull", func(ctx context.Context, c *client.Client) (*client.ASInfoFull, error) {
+			return c.ASNInfoFull(ctx, client.ASNInfoFullRequest{ASN: 3356, PeersCap: 5})
+		}, func(t *testing.T, a *client.ASInfoFull) {
+			if a.ASN != "AS3356" || a.TotalTransitTo == 0 || len(a.TransitTo) != min(5, a.TotalTransitTo) || len(a.ReceivingFrom) > 5 {
+				t.Errorf("%+v", a)
+			}
+		}),
+		rt("asn rank list", "ASNRankList", func(ctx context.Context, c *client.Client) (*client.ASNRankList, error) {
+			return c.ASNRankList(ctx, client.ASNRankListRequest{BatchSize: 3, Offset: 1, Sort: "countryCode", Order: "desc"})
+		}, func(t *testing.T, l *client.ASNRankList) {
+			if l.Total < 1000 || l.Offset != 1 || l.Batch != 3 || len(l.ASNs) != 3 || l.ASNs[0].Rank == 0 {
+				t.Errorf("%+v", l)
+			}
+		}),
+		rt("prefixes list", "PrefixesList", func(ctx context.Context, c *client.Client) (*client.PrefixesList, error) {
+			return c.PrefixesList(ctx, client.PrefixesListRequest{ASN: 15169, IPv6: true, BatchSize: 4, Sort: "size"})
+		}, func(t *testing.T, l *client.PrefixesList) {
+			if l.Total == 0 || len(l.Prefixes) != min(4, l.Total) || !l.Prefixes[0].IsAnnounced || len(l.Prefixes[0].Carriers) == 0 || !strings.Contains(l.Prefixes[0].BGPPrefix, ":") {
+				t.Errorf("%+v", l)
+			}
+		}),
 		rt("asn short", "ASNInfo", func(ctx context.Context, c *client.Client) (*client.Carrier, error) {
 			return c.ASNInfo(ctx, client.ASNInfoRequest{ASN: 13335})
 		}, func(t *testing.T, a *client.Carrier) {
@@ -450,6 +478,11 @@ func TestErrors(t *testing.T) {
 		{"no key", func() error { _, err := none.CountryInfo(ctx, client.CountryInfoRequest{Code: "IE"}); return err }, 401},
 		{"unknown country", func() error { _, err := good.CountryInfo(ctx, client.CountryInfoRequest{Code: "XX"}); return err }, 404},
 		{"unknown AS", func() error { _, err := good.ASNInfoTransitTo(ctx, client.ASNInfoRequest{ASN: 65535}); return err }, 404},
+		{"unknown AS prefixes", func() error {
+			_, err := good.PrefixesList(ctx, client.PrefixesListRequest{ASN: 4199999999})
+			return err
+		}, 404},
+		{"bad rank sort", func() error { _, err := good.ASNRankList(ctx, client.ASNRankListRequest{Sort: "size"}); return err }, 400},
 		{"invalid IP", func() error {
 			_, err := good.IPGeolocationWithConfidence(ctx, client.GeolocationRequest{IP: "999.1.1.1"})
 			return err

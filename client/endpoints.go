@@ -43,6 +43,34 @@ type ASNInfoRequest struct {
 	LocalityLanguage string
 }
 
+// ASNInfoFullRequest asks for an AS with both of its transit lists.
+type ASNInfoFullRequest struct {
+	ASN              uint32 // required
+	PeersCap         int    // 1 to 50 caps both lists; 0: the 50
+	LocalityLanguage string
+}
+
+// ASNRankListRequest asks for a page of the ranked ASes.
+type ASNRankListRequest struct {
+	BatchSize        int // 1 to 1000; 0: the server's default (100)
+	Offset           int
+	Sort             string // rank (""), asn, asnNumeric, organisation or countryCode
+	Order            string // asc ("") or desc
+	LocalityLanguage string
+}
+
+// PrefixesListRequest asks for a page of an AS's announced prefixes.
+type PrefixesListRequest struct {
+	ASN              uint32 // required
+	IPv6             bool   // the IPv6 prefixes (isv4=false); else the IPv4 ones
+	BogonsOnly       bool
+	BatchSize        int // 1 to 1000; 0: the server's default (100)
+	Offset           int
+	Sort             string // bgpPrefix ("") or size
+	Order            string // asc ("") or desc
+	LocalityLanguage string
+}
+
 // IPRequest names an address for the risk endpoints.
 type IPRequest struct {
 	IP string // empty: the caller's own address
@@ -173,6 +201,41 @@ func (c *Client) ASNInfoTransitTo(ctx context.Context, r ASNInfoRequest) (*ASInf
 	q := query{}.str("asn", strconv.FormatUint(uint64(r.ASN), 10)).int("batchSize", r.BatchSize).
 		int("offset", r.Offset).str("localityLanguage", r.LocalityLanguage)
 	return call[ASInfo](ctx, c, "/data/asn-info-transit-to", url.Values(q), withKey)
+}
+
+// ASNInfoReceivingFrom calls /data/asn-info-receiving-from: the AS and one page of the
+// ASes it receives transit from.
+func (c *Client) ASNInfoReceivingFrom(ctx context.Context, r ASNInfoRequest) (*ASInfoReceivingFrom, error) {
+	q := query{}.str("asn", strconv.FormatUint(uint64(r.ASN), 10)).int("batchSize", r.BatchSize).
+		int("offset", r.Offset).str("localityLanguage", r.LocalityLanguage)
+	return call[ASInfoReceivingFrom](ctx, c, "/data/asn-info-receiving-from", url.Values(q), withKey)
+}
+
+// ASNInfoFull calls /data/asn-info-full.
+func (c *Client) ASNInfoFull(ctx context.Context, r ASNInfoFullRequest) (*ASInfoFull, error) {
+	q := query{}.str("asn", strconv.FormatUint(uint64(r.ASN), 10)).int("peersCap", r.PeersCap).
+		str("localityLanguage", r.LocalityLanguage)
+	return call[ASInfoFull](ctx, c, "/data/asn-info-full", url.Values(q), withKey)
+}
+
+// ASNRankList calls /data/asn-rank-list.
+func (c *Client) ASNRankList(ctx context.Context, r ASNRankListRequest) (*ASNRankList, error) {
+	q := query{}.int("batchSize", r.BatchSize).int("offset", r.Offset).str("sort", r.Sort).
+		str("order", r.Order).str("localityLanguage", r.LocalityLanguage)
+	return call[ASNRankList](ctx, c, "/data/asn-rank-list", url.Values(q), withKey)
+}
+
+// PrefixesList calls /data/prefixes-list.
+func (c *Client) PrefixesList(ctx context.Context, r PrefixesListRequest) (*PrefixesList, error) {
+	q := query{}.str("asn", strconv.FormatUint(uint64(r.ASN), 10)).int("batchSize", r.BatchSize).
+		int("offset", r.Offset).str("sort", r.Sort).str("order", r.Order).str("localityLanguage", r.LocalityLanguage)
+	if r.IPv6 {
+		q.str("isv4", "false")
+	}
+	if r.BogonsOnly {
+		q.str("bogonsOnly", "true")
+	}
+	return call[PrefixesList](ctx, c, "/data/prefixes-list", url.Values(q), withKey)
 }
 
 // UserRisk calls /data/user-risk.

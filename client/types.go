@@ -237,6 +237,53 @@ type ASInfo struct {
 	TransitTo      []ViaCarrier `json:"transitTo"`
 }
 
+// ASInfoReceivingFrom is the asn-info-receiving-from answer: the AS and one page of the
+// ASes it receives transit from, most prominent first.
+type ASInfoReceivingFrom struct {
+	Carrier
+	TotalReceivingFrom int          `json:"totalReceivingFrom"`
+	ReceivingFrom      []ViaCarrier `json:"receivingFrom"`
+}
+
+// ASInfoFull is the asn-info-full answer: the AS with the first (at most 50) of both of
+// its transit lists. The commercial service's confidenceArea has no source in ipatlas and
+// is never sent.
+type ASInfoFull struct {
+	Carrier
+	TotalReceivingFrom int          `json:"totalReceivingFrom"`
+	ReceivingFrom      []ViaCarrier `json:"receivingFrom"`
+	TotalTransitTo     int          `json:"totalTransitTo"`
+	TransitTo          []ViaCarrier `json:"transitTo"`
+}
+
+// ASNRankList is the asn-rank-list answer: one page of the ranked ASes. Batch is the page
+// size applied, so the next page is at Offset+Batch.
+type ASNRankList struct {
+	Total  int          `json:"total"`
+	Offset int          `json:"offset"`
+	Batch  int          `json:"batch"`
+	ASNs   []ViaCarrier `json:"asns"`
+}
+
+// PrefixesList is the prefixes-list answer: one page of an AS's announced prefixes.
+type PrefixesList struct {
+	Total    int        `json:"total"`
+	Offset   int        `json:"offset"`
+	Batch    int        `json:"batch"`
+	Prefixes []ASPrefix `json:"prefixes"`
+}
+
+// ASPrefix is one announced prefix of an AS, described as a whole.
+type ASPrefix struct {
+	BGPPrefix               string    `json:"bgpPrefix"`
+	BGPPrefixNetworkAddress string    `json:"bgpPrefixNetworkAddress"`
+	BGPPrefixLastAddress    string    `json:"bgpPrefixLastAddress"`
+	RegistryStatus          string    `json:"registryStatus"` // "" where the pieces inside differ
+	IsBogon                 bool      `json:"isBogon"`
+	IsAnnounced             bool      `json:"isAnnounced"` // always true
+	Carriers                []Carrier `json:"carriers"`
+}
+
 // NetworkByCIDR is the network-by-cidr answer.
 type NetworkByCIDR struct {
 	CIDR          string      `json:"cidr"`

@@ -95,6 +95,7 @@ func (s *Server) routes() {
 	s.timeZoneRoutes()
 	s.compatRoutes()
 	s.clientRoutes()
+	s.asnListRoutes()
 	s.placeRoutes()
 	s.graphqlRoutes()
 	if s.opt.LoadTestStatic {

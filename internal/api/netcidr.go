@@ -214,45 +214,5 @@ func asnRecord(db *netinfo.DB, asn uint32) (netinfo.ASInfo, error) {
 // of is a 404. batchSize is 1–50 (default asnDefaultBatch; over 50 is a 400), offset ≥ 0
 // (default 0).
 func (s *Server) asnInfoTransitTo(w http.ResponseWriter, r *http.Request) error {
-	v, err := s.viewWith(engineNet)
-	if err != nil {
-		return err
-	}
-	snap := v.snap
-	asn, err := asnFromParam(r)
-	if err != nil {
-		return err
-	}
-	batch, err := intParam(r, "batchSize", asnDefaultBatch, 1, asnMaxBatch)
-	if err != nil {
-		return err
-	}
-	offset, err := intParam(r, "offset", 0, 0, math.MaxInt32)
-	if err != nil {
-		return err
-	}
-	info, err := asnRecord(snap.Net, asn)
-	if err != nil {
-		return err
-	}
-	lang := v.resolvedLang(r)
-	bp := bufPool.Get().(*[]byte)
-	b := netAppendCarrier((*bp)[:0], snap.Net, v, asn, lang, true)
-	b = b[:len(b)-1] // reopen the object
-	b = ipInt(b, `,"totalTransitTo":`, int64(len(info.TransitTo)))
-	b = ipKey(b, `,"transitTo":`)
-	b = append(b, '[')
-	page := info.TransitTo[min(offset, len(info.TransitTo)):]
-	page = page[:min(batch, len(page))]
-	for i, t := range page {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = netAppendCarrier(b, snap.Net, v, t, lang, false)
-	}
-	b = append(b, ']', '}')
-	web.WriteJSONBytes(w, http.StatusOK, b)
-	*bp = b
-	bufPool.Put(bp)
-	return nil
+	return s.asnInfoPaged(w, r, `,"totalTransitTo":`, `,"transitTo":`, func(a netinfo.ASInfo) []uint32 { return a.TransitTo })
 }

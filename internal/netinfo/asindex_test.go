@@ -67,7 +67,7 @@ func checkASOutward(t *testing.T, db *netinfo.DB, ases []netinfo.ASInfo, nets []
 							t.Errorf("AS%d %+v (-want +got):\n%s", asn, opt, diff)
 							continue
 						}
-						checkPrefixFacts(t, db, asn, page)
+						checkPrefixFacts(t, db, asn, page[:min(len(page), 50)])
 						// A middle page is the same slice of the whole.
 						if len(want) > 3 {
 							opt.Offset, opt.Limit = 1, len(want)-2

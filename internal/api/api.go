@@ -65,6 +65,8 @@ type Server struct {
 	// uaParser builds the User-Agent parser on first use, so that servers, tests and the
 	// lookup command that never parse one do not compile its regexes (about 50 ms).
 	uaParser func() (*useragent.Parser, error)
+	// uaBudget bounds the unseen User-Agent strings client-info parses, for all callers.
+	uaBudget parseBudget
 }
 
 // New builds the server and its routes.
@@ -77,7 +79,8 @@ func New(opt Options) *Server {
 	}
 	s := &Server{opt: opt, mux: http.NewServeMux(), ids: web.NewRequestIDs(),
 		keylessLim: newKeylessLimiter(KeylessRate, KeylessBurst, KeylessMaxClients),
-		uaParser:   sync.OnceValues(func() (*useragent.Parser, error) { return useragent.New(0) })}
+		uaParser:   sync.OnceValues(func() (*useragent.Parser, error) { return useragent.New(0) }),
+		uaBudget:   parseBudget{newKeylessLimiter(KeylessUAParses, 2*KeylessUAParses, 1)}}
 	if opt.Registry != nil {
 		s.metrics = web.NewMetrics(opt.Registry)
 	}

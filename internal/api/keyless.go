@@ -45,6 +45,19 @@ const (
 	KeylessMaxClients = 65536 // client addresses tracked at most, per server
 )
 
+// KeylessUAParses is how many User-Agent strings the parser has not seen client-info
+// parses a second, for all its callers together (bursts of twice as many): each costs
+// milliseconds of CPU, and a keyless caller may send any string.
+const KeylessUAParses = 100
+
+// parseBudget is one token bucket for the whole server.
+type parseBudget struct{ l *keylessLimiter }
+
+func (b parseBudget) take() bool {
+	ok, _ := b.l.allow(netip.Addr{})
+	return ok
+}
+
 const keylessShards = 16
 
 // keylessLimiter is a token bucket per client address, in a sharded, bounded table. The

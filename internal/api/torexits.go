@@ -8,13 +8,6 @@ import (
 	"github.com/ipatlas/ipatlas/internal/netinfo"
 )
 
-// torExitsDefaultBatch and torExitsMaxBatch bound a page of tor-exit-nodes-list: 1000 is
-// the commercial service's limit on its other lists (prefixes-list, asn-rank-list).
-const (
-	torExitsDefaultBatch = 100
-	torExitsMaxBatch     = 1000
-)
-
 // torExitNodesList answers /data/tor-exit-nodes-list: {total, offset, batch, nodes}, a page
 // of the addresses on the snapshot's Tor exit lists (risk.DB.TorExits) in address order,
 // IPv4 before IPv6.
@@ -32,7 +25,7 @@ const (
 // batchSize and offset out of range or malformed are 400s. It needs the risk, network and
 // geolocation data (503 without).
 func (s *Server) torExitNodesList(w http.ResponseWriter, r *http.Request) error {
-	batch, err := intParam(r, "batchSize", torExitsDefaultBatch, 1, torExitsMaxBatch)
+	batch, err := intParam(r, "batchSize", listDefaultBatch, 1, listMaxBatch) // as the other lists
 	if err != nil {
 		return err
 	}

@@ -44,13 +44,13 @@ func TestTorExitNodesList(t *testing.T) {
 	snap := datasettest.Real(t)
 	s := placesServer(t, snap)
 	first := getTorPage(t, s, "")
-	if first.Total != len(snap.Risk.TorExits()) || first.Total < 100 || first.Offset != 0 || first.Batch != torExitsDefaultBatch || len(first.Nodes) != torExitsDefaultBatch {
+	if first.Total != len(snap.Risk.TorExits()) || first.Total < 100 || first.Offset != 0 || first.Batch != listDefaultBatch || len(first.Nodes) != listDefaultBatch {
 		t.Fatalf("default page: total %d offset %d batch %d, %d nodes", first.Total, first.Offset, first.Batch, len(first.Nodes))
 	}
 	var all []netip.Addr
-	for off := 0; off < first.Total; off += torExitsMaxBatch {
-		p := getTorPage(t, s, fmt.Sprintf("batchSize=%d&offset=%d", torExitsMaxBatch, off))
-		if p.Total != first.Total || p.Offset != off || p.Batch != torExitsMaxBatch || len(p.Nodes) != min(torExitsMaxBatch, first.Total-off) {
+	for off := 0; off < first.Total; off += listMaxBatch {
+		p := getTorPage(t, s, fmt.Sprintf("batchSize=%d&offset=%d", listMaxBatch, off))
+		if p.Total != first.Total || p.Offset != off || p.Batch != listMaxBatch || len(p.Nodes) != min(listMaxBatch, first.Total-off) {
 			t.Fatalf("offset %d: total %d offset %d batch %d, %d nodes", off, p.Total, p.Offset, p.Batch, len(p.Nodes))
 		}
 		for _, n := range p.Nodes {

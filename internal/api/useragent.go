@@ -45,6 +45,13 @@ func (s *Server) userAgentInfo(w http.ResponseWriter, r *http.Request) error {
 //	                  (useragent.Languages); [] without one
 //
 // Like client-ip, the answer carries Cache-Control: no-store.
+//
+// A User-Agent string the
+// parser has not seen costs milliseconds of CPU (useragent.MaxLen), and anyone may send
+// any, so such strings are parsed at most KeylessUAParses times a second for all callers
+// together (uaBudget); past that the answer is a 503 with Retry-After, while strings
+// already seen (every common browser's) are answered from the cache as ever.
+
 func (s *Server) clientInfo(w http.ResponseWriter, r *http.Request) error {
 	c, err := s.callerOf(r)
 	if err != nil {
@@ -55,6 +62,11 @@ func (s *Server) clientInfo(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	raw := r.Header.Get("User-Agent")
+	ua, ok := p.ParseIf(raw, s.uaBudget.take)
+	if !ok {
+		w.Header().Set("Retry-After", "1")
+		return web.Errorf(http.StatusServiceUnavailable, "The server is parsing too many User-Agent strings it has not seen before (at most %d a second, for all clients of the keyless endpoints); retry after 1 s.", KeylessUAParses)
+	}
 	w.Header()["Cache-Control"] = noStore
 	bp := bufPool.Get().(*[]byte)
 	b := ipStr(append((*bp)[:0], '{'), `"ipString":`, c.client.String())
@@ -62,7 +74,7 @@ func (s *Server) clientInfo(w http.ResponseWriter, r *http.Request) error {
 	b = new(big.Int).SetBytes(c.client.AsSlice()).Append(b, 10)
 	b = ipStr(b, `,"ipType":`, ipTypeOf(c.client))
 	b = ipBool(b, `,"isBehindProxy":`, c.proxy.IsValid())
-	b = appendUserAgent(b, p.Parse(raw), false)
+	b = appendUserAgent(b, ua, false)
 	b = ipStr(b, `,"userAgentRaw":`, raw)
 	b = ipKey(b, `,"userLanguages":[`)
 	for i, l := range useragent.Languages(strings.Join(r.Header.Values("Accept-Language"), ",")) {

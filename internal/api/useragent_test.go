@@ -2,9 +2,14 @@ package api
 
 import (
 	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/netip"
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/ipatlas/ipatlas/internal/dataset/datasettest"
@@ -155,5 +160,42 @@ func TestUserAgentSourceListed(t *testing.T) {
 	}
 	if page := placesGet(t, s, "/docs", "").Body.String(); !strings.Contains(page, "uap-core") {
 		t.Error("/docs does not credit uap-core")
+	}
+}
+
+// TestClientInfoParseBudget: unseen User-Agent strings are parsed within one budget for
+// all callers together (KeylessUAParses a second, bursts of twice that; here 5 and 10 on a
+// stopped clock); past it client-info is a 503 with Retry-After, while a string already
+// seen is still answered.
+func TestClientInfoParseBudget(t *testing.T) {
+	s := proxiedServer(t, datasettest.Snapshot(t), web.HeaderXForwardedFor)
+	s.uaBudget = parseBudget{newKeylessLimiter(5, 10, 1)}
+	s.uaBudget.l.now = func() time.Duration { return 0 }
+	get := func(ua string, i int) *httptest.ResponseRecorder {
+		// A new address each time, so that the per-address limit is not what refuses.
+		remote := netip.AddrFrom4([4]byte{198, 51, byte(i >> 8), byte(i)}).String() + ":4000"
+		return serveFrom(s, "GET", "/data/client-info", remote, map[string]string{"User-Agent": ua})
+	}
+	if rec := get(chrome76, 0); rec.Code != 200 {
+		t.Fatalf("first: %d %s", rec.Code, rec.Body)
+	}
+	answered := 1
+	for i := 1; i <= 20; i++ {
+		switch rec := get(fmt.Sprintf("probe/%d", i), i); rec.Code {
+		case http.StatusOK:
+			answered++
+		case http.StatusServiceUnavailable:
+			if rec.Header().Get("Retry-After") != "1" || rec.Header().Get("Access-Control-Allow-Origin") != "*" {
+				t.Errorf("503 headers %v", rec.Header())
+			}
+		default:
+			t.Errorf("status %d: %s", rec.Code, rec.Body)
+		}
+	}
+	if answered != 10 {
+		t.Errorf("%d unseen strings parsed, want the burst of 10", answered)
+	}
+	if rec := get(chrome76, 999); rec.Code != 200 {
+		t.Errorf("a string already seen, with the budget spent: %d %s", rec.Code, rec.Body)
 	}
 }

@@ -80,15 +80,26 @@ func New(cacheSize int) (*Parser, error) {
 // Parse returns what s says. s must be at most MaxLen bytes; a longer one is cut there (the
 // API refuses such input before it gets here).
 func (p *Parser) Parse(s string) Info {
+	info, _ := p.ParseIf(s, nil)
+	return info
+}
+
+// ParseIf is Parse where a string the cache lacks is parsed only if afford (nil: always)
+// agrees; otherwise it reports false. Callers that anyone may call without a key bound what
+// unseen strings can cost them with it.
+func (p *Parser) ParseIf(s string, afford func() bool) (Info, bool) {
 	if len(s) > MaxLen {
 		s = s[:MaxLen]
 	}
 	if v, ok := p.cache.Get(s); ok {
-		return v.(Info)
+		return v.(Info), true
+	}
+	if afford != nil && !afford() {
+		return Info{}, false
 	}
 	info := p.parse(s)
 	p.cache.Add(strings.Clone(s), info) // the key must not pin a request's larger buffer
-	return info
+	return info, true
 }
 
 // parse is Parse without the cache: the reference the cache is tested against.

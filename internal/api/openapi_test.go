@@ -395,6 +395,7 @@ var oaNotDocumented = map[string]string{
 	"/data/am-i-roaming":           "the keyless endpoint's 405 for other methods, with CORS headers",
 	"/graphql/{package}":           "the 405 for other methods, with CORS headers on free-api",
 	`"GET " + LoadTestPath`:        "the load-test baseline, registered only with serve --load-test-endpoint",
+	"/data/email-verify":           "the commercial endpoint ipatlas does not serve: a 404 saying why, for every method",
 	// routes_client.go's keyless endpoints
 	"/data/client-ip":   "the keyless endpoint's 405 for other methods, with CORS headers",
 	"/data/client-info": "the keyless endpoint's 405 for other methods, with CORS headers",

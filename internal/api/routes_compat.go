@@ -22,6 +22,11 @@ func (s *Server) compatRoutes() {
 	s.keyed("GET /data/country-by-ip", quota.IPGeolocation, s.countryByIP)
 	s.keyed("GET /data/asn-info", quota.IPGeolocation, s.asnInfo)
 	s.keyed("GET /data/reverse-geocode-with-timezone", quota.ReverseGeocoding, s.reverseGeocodeWithTimezone)
+	// The one endpoint of the commercial service ipatlas does not serve says why, so that
+	// its clients do not take the 404 for a typo.
+	s.open("/data/email-verify", func(http.ResponseWriter, *http.Request) error {
+		return notFound("ipatlas does not serve /data/email-verify, an endpoint of the commercial service: it needs live DNS and mail-server checks of the address's domain, which a service that works offline cannot make, and no loaded source lists disposable or spamming domains.")
+	})
 }
 
 // ipGeolocation answers /data/ip-geolocation: ip-geolocation-with-confidence's answer

@@ -3,6 +3,7 @@ package api
 import (
 	"fmt"
 	"maps"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -85,7 +86,15 @@ func TestCompatEndpoints(t *testing.T) {
 		{"/data/asn-info-transit-to?asn=65000&batchSize=51", 400}, // parameters are checked before the AS is looked up
 		{"/data/reverse-geocode-with-timezone?latitude=91&longitude=0", 401},
 		{"/data/reverse-geocode-with-timezone?latitude=1", 400},
+		{"/data/email-verify?emailAddress=a@example.org", 404},
 	} {
 		ipGetJSON(t, s, tc.target+"&key=good", tc.code)
+	}
+	// The endpoint not served says so, whatever the method, and not as a typo would.
+	for _, m := range []string{"GET", "POST"} {
+		rec := do(t, s, m, "/data/email-verify?emailAddress=a@example.org", nil)
+		if !strings.Contains(rec.Body.String(), "does not serve /data/email-verify") {
+			t.Errorf("%s email-verify: %d %s", m, rec.Code, rec.Body)
+		}
 	}
 }

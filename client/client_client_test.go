@@ -2,7 +2,6 @@ package client_test
 
 import (
 	"context"
-	"strings"
 	"testing"
 
 	"github.com/ipatlas/ipatlas/client"
@@ -79,10 +78,6 @@ func TestClientEndpointErrors(t *testing.T) {
 			_, err := good.PhoneNumberValidateByIP(ctx, client.PhoneByIPRequest{Number: "884633490", IP: "1.2.3"})
 			return err
 		}, 405},
-		{"user agent too long", func() error {
-			_, err := good.UserAgentInfo(ctx, client.UserAgentInfoRequest{UserAgentRaw: strings.Repeat("a", 513)})
-			return err
-		}, 400},
 		{"tor exits batch over the limit", func() error {
 			_, err := good.TorExitNodesList(ctx, client.TorExitNodesRequest{BatchSize: 1001})
 			return err

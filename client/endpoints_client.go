@@ -43,7 +43,7 @@ type ClientIP struct {
 
 // UserAgentInfoRequest asks what a User-Agent string says.
 type UserAgentInfoRequest struct {
-	UserAgentRaw string // the header as the browser sent it; at most 512 bytes
+	UserAgentRaw string // the header as the browser sent it; over 512 bytes, its first 512 are parsed
 }
 
 // UserAgentInfo calls /data/user-agent-info.

@@ -80,7 +80,7 @@ func New(opt Options) *Server {
 	s := &Server{opt: opt, mux: http.NewServeMux(), ids: web.NewRequestIDs(),
 		keylessLim: newKeylessLimiter(KeylessRate, KeylessBurst, KeylessMaxClients),
 		uaParser:   sync.OnceValues(func() (*useragent.Parser, error) { return useragent.New(0) }),
-		uaBudget:   parseBudget{newKeylessLimiter(KeylessUAParses, 2*KeylessUAParses, 1)}}
+		uaBudget:   newParseBudget()}
 	if opt.Registry != nil {
 		s.metrics = web.NewMetrics(opt.Registry)
 	}

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"errors"
 	"math"
 	"net/http"
 	"strconv"
@@ -62,6 +63,9 @@ func (s *Server) asnInfoFull(w http.ResponseWriter, r *http.Request) error {
 	peers := asnFullCap
 	if raw, ok := paramOK(r, "peersCap"); ok && strings.TrimSpace(raw) != "" {
 		n, err := strconv.Atoi(strings.TrimSpace(raw))
+		if errors.Is(err, strconv.ErrRange) {
+			n, err = 0, nil // a whole number too large (or small) to hold: above 50 all the same
+		}
 		if err != nil {
 			return badRequest("The peersCap parameter must be a whole number (1 to %d caps the lists; any other leaves %d); got %s.", asnFullCap, asnFullCap, quoteInput(raw))
 		}
@@ -248,14 +252,8 @@ func prefixAppendEntry(b []byte, db *netinfo.DB, v *countryView, n netinfo.Netwo
 	b = ipStr(b, `,"registryStatus":`, n.RegistryStatus)
 	b = ipBool(b, `,"isBogon":`, n.IsBogon)
 	b = ipBool(b, `,"isAnnounced":`, n.IsAnnounced())
-	b = append(ipKey(b, `,"carriers":`), '[')
-	for i, asn := range n.Carriers {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = netAppendCarrier(b, db, v, asn, lang, true)
-	}
-	return append(b, ']', '}')
+	b = netAppendCarriers(ipKey(b, `,"carriers":`), db, v, n.Carriers, lang)
+	return append(b, '}')
 }
 
 // listPaging reads batchSize (1–listMaxBatch, default listDefaultBatch) and offset (≥ 0).
@@ -291,14 +289,34 @@ func enumParam(r *http.Request, name string, values []string) (int, error) {
 	return i, nil
 }
 
-// parseEnum returns the index of s among values, compared without case and surrounding
-// space, and whether it is one of them.
+// parseEnum returns the index of s among values, compared without ASCII case and surrounding
+// space, and whether it is one of them. Only ASCII letters fold: the values are ASCII, and
+// Unicode folding would take the Kelvin sign for a k.
 func parseEnum(s string, values []string) (int, bool) {
 	s = strings.TrimSpace(s)
 	for i, v := range values {
-		if strings.EqualFold(s, v) {
+		if asciiEqualFold(s, v) {
 			return i, true
 		}
 	}
 	return 0, false
+}
+
+func asciiEqualFold(s, t string) bool {
+	if len(s) != len(t) {
+		return false
+	}
+	for i := range len(s) {
+		if asciiLower(s[i]) != asciiLower(t[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func asciiLower(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
 }

@@ -195,15 +195,7 @@ func netAppendNetworkFields(b []byte, db *netinfo.DB, v *countryView, n netinfo.
 		}
 		b = append(b, '"')
 	}
-	b = ipKey(b, `,"carriers":`)
-	b = append(b, '[')
-	for i, asn := range n.Carriers {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = netAppendCarrier(b, db, v, asn, lang, true)
-	}
-	b = append(b, ']')
+	b = netAppendCarriers(ipKey(b, `,"carriers":`), db, v, n.Carriers, lang)
 	b = ipKey(b, `,"viaCarriers":`)
 	b = append(b, '[')
 	for i, asn := range n.ViaCarriers {
@@ -214,6 +206,18 @@ func netAppendNetworkFields(b []byte, db *netinfo.DB, v *countryView, n netinfo.
 			b = append(b, ',')
 		}
 		b = netAppendCarrier(b, db, v, asn, lang, false)
+	}
+	return append(b, ']')
+}
+
+// netAppendCarriers appends a carriers array: each of asns as network-by-ip writes it.
+func netAppendCarriers(b []byte, db *netinfo.DB, v *countryView, asns []uint32, lang string) []byte {
+	b = append(b, '[')
+	for i, asn := range asns {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = netAppendCarrier(b, db, v, asn, lang, true)
 	}
 	return append(b, ']')
 }

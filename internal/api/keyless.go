@@ -45,17 +45,42 @@ const (
 	KeylessMaxClients = 65536 // client addresses tracked at most, per server
 )
 
-// KeylessUAParses is how many User-Agent strings the parser has not seen client-info
-// parses a second, for all its callers together (bursts of twice as many): each costs
-// milliseconds of CPU, and a keyless caller may send any string.
-const KeylessUAParses = 100
+// Parsing a User-Agent string the parser has not seen costs milliseconds of CPU, and a
+// keyless caller may send any string, so client-info parses such strings at most
+// KeylessUAParsesPerClient a second for one client address (bursts of
+// KeylessUAParsesBurst) and KeylessUAParses a second for all of them together (bursts of
+// twice as many): a few dozen addresses can no longer keep everyone else's new strings out.
+const (
+	KeylessUAParses          = 30
+	KeylessUAParsesPerClient = 1
+	KeylessUAParsesBurst     = 5
+)
 
-// parseBudget is one token bucket for the whole server.
-type parseBudget struct{ l *keylessLimiter }
+// parseBudget bounds the unseen User-Agent strings client-info parses: one bucket per client
+// address inside one for the whole server.
+type parseBudget struct{ perClient, all *keylessLimiter }
 
-func (b parseBudget) take() bool {
-	ok, _ := b.l.allow(netip.Addr{})
-	return ok
+func newParseBudget() parseBudget {
+	return parseBudget{
+		perClient: newKeylessLimiter(KeylessUAParsesPerClient, KeylessUAParsesBurst, KeylessMaxClients),
+		all:       newKeylessLimiter(KeylessUAParses, 2*KeylessUAParses, 1),
+	}
+}
+
+// take spends one parse of client's, or returns the 429 (client's own budget spent) or 503
+// (everyone's) to answer instead, with Retry-After set on w.
+func (b parseBudget) take(w http.ResponseWriter, client netip.Addr) error {
+	if ok, wait := b.perClient.allow(client); !ok {
+		secs := keylessRetrySecs(wait)
+		w.Header().Set("Retry-After", strconv.Itoa(secs))
+		return web.Errorf(http.StatusTooManyRequests, "Too many User-Agent strings the server has not seen before from this address: it parses %d a second for one client (bursts of %d). Retry after %d s.", KeylessUAParsesPerClient, KeylessUAParsesBurst, secs)
+	}
+	if ok, wait := b.all.allow(netip.Addr{}); !ok {
+		secs := keylessRetrySecs(wait)
+		w.Header().Set("Retry-After", strconv.Itoa(secs))
+		return web.Errorf(http.StatusServiceUnavailable, "The server is parsing too many User-Agent strings it has not seen before (at most %d a second, for all clients of the keyless endpoints). Retry after %d s.", KeylessUAParses, secs)
+	}
+	return nil
 }
 
 const keylessShards = 16

@@ -46,13 +46,17 @@ func (s *Server) phoneValidate(w http.ResponseWriter, r *http.Request) error {
 			return badRequest("The countryCode parameter %s is not a known country: use an ISO 3166-1 alpha-2 (AU), alpha-3 (AUS) or numeric (036) code, or omit it for a number in international form (+61 ...).", quoteInput(code))
 		}
 	}
-	return s.phoneAnswer(w, r, v, number, region, "")
+	return s.phoneAnswer(w, r, v, number, region, phoneAdvice)
 }
 
+// phoneAdvice is what phone-number-validate tells a caller whose number's country cannot be
+// told.
+const phoneAdvice = "Pass countryCode as an ISO 3166-1 alpha-2, alpha-3 or numeric code, or write the number with + and its country calling code."
+
 // phoneAnswer validates number in region ("" for none: the number must then be in
-// international form) and writes the phone-number-validate answer. hint follows the 400
-// of a number whose country cannot be told.
-func (s *Server) phoneAnswer(w http.ResponseWriter, r *http.Request, v *countryView, number, region, hint string) error {
+// international form) and writes the phone-number-validate answer. advice is what the 400
+// of a number whose country cannot be told asks the caller to do.
+func (s *Server) phoneAnswer(w http.ResponseWriter, r *http.Request, v *countryView, number, region, advice string) error {
 	lang := v.resolvedLang(r) // for the country object
 	// phone maps any language tag to its data itself; only "default" needs resolving.
 	phoneLang := param(r, "localityLanguage")
@@ -65,9 +69,9 @@ func (s *Server) phoneAnswer(w http.ResponseWriter, r *http.Request, v *countryV
 	res, err := phone.Validate(number, region, phoneLang)
 	if err != nil {
 		if region == "" && phonePlusAsSpace(r.URL.RawQuery) {
-			hint += " The number's + arrived as a space: in a URL query a + stands for a space, so send it as %2B (number=%2B44...)."
+			advice += " The number's + arrived as a space: in a URL query a + stands for a space, so send it as %2B (number=%2B44...)."
 		}
-		return phoneError(err, hint)
+		return phoneError(err, advice)
 	}
 	if lang == "default" && region == "" && res.Region != "" {
 		// The number said where it belongs: name its place in that country's language.
@@ -115,8 +119,8 @@ func isoCountryOf(region string) string {
 }
 
 // phoneError turns phone's input errors into 400s; their messages are written for the
-// caller and name the problem. hint follows an unknown country's message.
-func phoneError(err error, hint string) error {
+// caller and name the problem. advice follows an unknown country's message.
+func phoneError(err error, advice string) error {
 	// The messages quote the input, which may be a key sent in the wrong parameter; answers
 	// pass through proxies and client logs, so keys go (as quoteInput does for the others).
 	msg := web.RedactText(err.Error())
@@ -124,7 +128,7 @@ func phoneError(err error, hint string) error {
 	case errors.Is(err, phone.ErrTooLong):
 		return badRequest("The number parameter is too long: %s. A phone number has at most 17 digits after its country calling code.", msg)
 	case errors.Is(err, phone.ErrUnknownRegion):
-		return badRequest("The phone number's country is unknown (%s). Pass countryCode as an ISO 3166-1 alpha-2, alpha-3 or numeric code, or write the number with + and its country calling code.%s", msg, hint)
+		return badRequest("The phone number's country is unknown (%s). %s", msg, advice)
 	case errors.Is(err, phone.ErrNotANumber):
 		return badRequest("The number parameter is not a phone number (%s).", msg)
 	}

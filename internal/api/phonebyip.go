@@ -28,11 +28,11 @@ func (s *Server) phoneValidateByIP(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	region, hint := "", ""
+	region := ""
 	if place, ok := v.snap.IPGeo.Lookup(a); ok && place.Country.Code != "" {
 		region = place.Country.Code
-	} else {
-		hint = " The IP address " + a.String() + " is placed in no country by the geolocation data, so it cannot stand in for countryCode."
 	}
-	return s.phoneAnswer(w, r, v, number, region, hint)
+	// This endpoint takes no countryCode: the address stands in for it, here in vain.
+	advice := "The IP address " + a.String() + " is placed in no country by the geolocation data. Write the number with + and its country calling code, or use /data/phone-number-validate with countryCode."
+	return s.phoneAnswer(w, r, v, number, region, advice)
 }

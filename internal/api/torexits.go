@@ -1,11 +1,7 @@
 package api
 
 import (
-	"math"
 	"net/http"
-	"net/netip"
-
-	"github.com/ipatlas/ipatlas/internal/netinfo"
 )
 
 // torExitNodesList answers /data/tor-exit-nodes-list: {total, offset, batch, nodes}, a page
@@ -25,11 +21,7 @@ import (
 // batchSize and offset out of range or malformed are 400s. It needs the risk, network and
 // geolocation data (503 without).
 func (s *Server) torExitNodesList(w http.ResponseWriter, r *http.Request) error {
-	batch, err := intParam(r, "batchSize", listDefaultBatch, 1, listMaxBatch) // as the other lists
-	if err != nil {
-		return err
-	}
-	offset, err := intParam(r, "offset", 0, 0, math.MaxInt32)
+	batch, offset, err := listPaging(r) // as the other lists
 	if err != nil {
 		return err
 	}
@@ -43,10 +35,7 @@ func (s *Server) torExitNodesList(w http.ResponseWriter, r *http.Request) error 
 	page = page[:min(batch, len(page))]
 
 	bp := bufPool.Get().(*[]byte)
-	b := ipInt(append((*bp)[:0], '{'), `"total":`, int64(len(exits)))
-	b = ipInt(b, `,"offset":`, int64(offset))
-	b = ipInt(b, `,"batch":`, int64(batch))
-	b = ipKey(b, `,"nodes":[`)
+	b := listAppendHead((*bp)[:0], len(exits), offset, batch, `,"nodes":[`)
 	for i, a := range page {
 		if i > 0 {
 			b = append(b, ',')
@@ -57,22 +46,10 @@ func (s *Server) torExitNodesList(w http.ResponseWriter, r *http.Request) error 
 			b = netAppendCountryName(ipKey(b, `,"countryName":`), v, place.Country.Code, lang)
 			b = ipStr(b, `,"countryCode":`, place.Country.Code)
 		}
-		b = appendCarriers(ipKey(b, `,"carriers":`), snap.Net, v, a, lang)
+		n, _ := snap.Net.Lookup(a)
+		b = netAppendCarriers(ipKey(b, `,"carriers":`), snap.Net, v, n.Carriers, lang)
 		b = append(b, '}')
 	}
 	writeJSONPooled(w, bp, append(b, ']', '}'))
 	return nil
-}
-
-// appendCarriers appends the carriers array of a's network, as network-by-ip writes it.
-func appendCarriers(b []byte, db *netinfo.DB, v *countryView, a netip.Addr, lang string) []byte {
-	n, _ := db.Lookup(a)
-	b = append(b, '[')
-	for i, asn := range n.Carriers {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = netAppendCarrier(b, db, v, asn, lang, true)
-	}
-	return append(b, ']')
 }

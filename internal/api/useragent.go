@@ -12,14 +12,13 @@ import (
 // userAgentInfo answers /data/user-agent-info?userAgentRaw= (keyed): what a User-Agent
 // string says, in the fields appendUserAgent writes. userAgentRaw is required (400 when
 // absent; an empty one, what a client that sent none has, is answered with "Other"
-// fields) and at most useragent.MaxLen bytes (400 beyond).
+// fields); one longer than useragent.MaxLen bytes is parsed by its first MaxLen, as
+// client-info parses a header (some in-app browsers' strings are that long, and what
+// tells the browser comes first).
 func (s *Server) userAgentInfo(w http.ResponseWriter, r *http.Request) error {
 	raw, ok := paramOK(r, "userAgentRaw")
 	if !ok {
 		return badRequest("The userAgentRaw parameter is required: the User-Agent header to parse, as the browser sent it.")
-	}
-	if len(raw) > useragent.MaxLen {
-		return badRequest("The userAgentRaw parameter is %d bytes long; at most %d are read (browsers send a few hundred).", len(raw), useragent.MaxLen)
 	}
 	p, err := s.uaParser()
 	if err != nil {
@@ -46,12 +45,12 @@ func (s *Server) userAgentInfo(w http.ResponseWriter, r *http.Request) error {
 //
 // Like client-ip, the answer carries Cache-Control: no-store.
 //
-// A User-Agent string the
-// parser has not seen costs milliseconds of CPU (useragent.MaxLen), and anyone may send
-// any, so such strings are parsed at most KeylessUAParses times a second for all callers
-// together (uaBudget); past that the answer is a 503 with Retry-After, while strings
-// already seen (every common browser's) are answered from the cache as ever.
-
+// A User-Agent string the parser has not seen costs milliseconds of CPU (up to 7 ms at
+// useragent.MaxLen bytes), and anyone may send any, so parsing such strings draws on a
+// budget (uaBudget): KeylessUAParsesPerClient a second from one client address, and
+// KeylessUAParses a second from all of them together. Past the first the answer is a 429,
+// past the second a 503, both with Retry-After; strings already seen (every common
+// browser's) are answered from the cache as ever.
 func (s *Server) clientInfo(w http.ResponseWriter, r *http.Request) error {
 	c, err := s.callerOf(r)
 	if err != nil {
@@ -62,10 +61,13 @@ func (s *Server) clientInfo(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	raw := r.Header.Get("User-Agent")
-	ua, ok := p.ParseIf(raw, s.uaBudget.take)
+	var refused error
+	ua, ok := p.ParseIf(raw, func() bool {
+		refused = s.uaBudget.take(w, c.client)
+		return refused == nil
+	})
 	if !ok {
-		w.Header().Set("Retry-After", "1")
-		return web.Errorf(http.StatusServiceUnavailable, "The server is parsing too many User-Agent strings it has not seen before (at most %d a second, for all clients of the keyless endpoints); retry after 1 s.", KeylessUAParses)
+		return refused
 	}
 	w.Header()["Cache-Control"] = noStore
 	bp := bufPool.Get().(*[]byte)

@@ -39,9 +39,11 @@ func TestUserAgentInfo(t *testing.T) {
 			}
 		})
 	}
-	atMax := chrome76 + strings.Repeat(" ", useragent.MaxLen-len(chrome76))
-	if rec := placesGet(t, s, "/data/user-agent-info?key=good&userAgentRaw="+url.QueryEscape(atMax), ""); rec.Code != 200 {
-		t.Errorf("%d bytes: status %d", len(atMax), rec.Code)
+	// A longer string is parsed by its first useragent.MaxLen bytes, as client-info's header.
+	short := placesGet(t, s, "/data/user-agent-info?key=good&userAgentRaw="+url.QueryEscape(chrome76), "")
+	long := chrome76 + strings.Repeat(" x", useragent.MaxLen)
+	if rec := placesGet(t, s, "/data/user-agent-info?key=good&userAgentRaw="+url.QueryEscape(long), ""); rec.Code != 200 || rec.Body.String() != short.Body.String() {
+		t.Errorf("%d bytes: status %d: %s, want %s", len(long), rec.Code, rec.Body, short.Body)
 	}
 }
 
@@ -55,7 +57,6 @@ func TestUserAgentInfoErrors(t *testing.T) {
 		{"no key", "?userAgentRaw=curl/8", 401, "No API key"},
 		{"volume used up", "?key=spent&userAgentRaw=curl/8", 402, "ip-geolocation package"},
 		{"missing", "?key=good", 400, "userAgentRaw parameter is required"},
-		{"too long", "?key=good&userAgentRaw=" + strings.Repeat("a", useragent.MaxLen+1), 400, "513 bytes long; at most 512"},
 		{"query does not decode", "?key=good&userAgentRaw=%zz", 400, "query string is not valid"},
 	}
 	for _, tt := range tests {
@@ -163,39 +164,37 @@ func TestUserAgentSourceListed(t *testing.T) {
 	}
 }
 
-// TestClientInfoParseBudget: unseen User-Agent strings are parsed within one budget for
-// all callers together (KeylessUAParses a second, bursts of twice that; here 5 and 10 on a
-// stopped clock); past it client-info is a 503 with Retry-After, while a string already
-// seen is still answered.
+// TestClientInfoParseBudget: unseen User-Agent strings are parsed within a budget per client
+// address (here 5 at once) inside one for all callers (here 10 at once), on stopped clocks:
+// past the first the answer is a 429, past the second a 503, both with Retry-After; a
+// string already seen is answered whatever is left.
 func TestClientInfoParseBudget(t *testing.T) {
 	s := proxiedServer(t, datasettest.Snapshot(t), web.HeaderXForwardedFor)
-	s.uaBudget = parseBudget{newKeylessLimiter(5, 10, 1)}
-	s.uaBudget.l.now = func() time.Duration { return 0 }
-	get := func(ua string, i int) *httptest.ResponseRecorder {
-		// A new address each time, so that the per-address limit is not what refuses.
-		remote := netip.AddrFrom4([4]byte{198, 51, byte(i >> 8), byte(i)}).String() + ":4000"
+	s.uaBudget = parseBudget{perClient: newKeylessLimiter(1, 5, 64), all: newKeylessLimiter(5, 10, 1)}
+	stopped := func() time.Duration { return 0 }
+	s.uaBudget.perClient.now, s.uaBudget.all.now = stopped, stopped
+	get := func(ua string, client byte) *httptest.ResponseRecorder {
+		remote := netip.AddrFrom4([4]byte{198, 51, 100, client}).String() + ":4000"
 		return serveFrom(s, "GET", "/data/client-info", remote, map[string]string{"User-Agent": ua})
 	}
-	if rec := get(chrome76, 0); rec.Code != 200 {
-		t.Fatalf("first: %d %s", rec.Code, rec.Body)
-	}
-	answered := 1
-	for i := 1; i <= 20; i++ {
-		switch rec := get(fmt.Sprintf("probe/%d", i), i); rec.Code {
-		case http.StatusOK:
-			answered++
-		case http.StatusServiceUnavailable:
-			if rec.Header().Get("Retry-After") != "1" || rec.Header().Get("Access-Control-Allow-Origin") != "*" {
-				t.Errorf("503 headers %v", rec.Header())
-			}
-		default:
-			t.Errorf("status %d: %s", rec.Code, rec.Body)
+	wantStatus := func(rec *httptest.ResponseRecorder, code int) {
+		t.Helper()
+		if rec.Code != code {
+			t.Fatalf("status %d, want %d: %s", rec.Code, code, rec.Body)
+		}
+		if code != 200 && (rec.Header().Get("Retry-After") == "" || rec.Header().Get("Access-Control-Allow-Origin") != "*") {
+			t.Errorf("%d headers %v", code, rec.Header())
 		}
 	}
-	if answered != 10 {
-		t.Errorf("%d unseen strings parsed, want the burst of 10", answered)
+	wantStatus(get(chrome76, 1), 200) // the first of client 1's five
+	for i := range 4 {
+		wantStatus(get(fmt.Sprintf("probe/1/%d", i), 1), 200)
 	}
-	if rec := get(chrome76, 999); rec.Code != 200 {
-		t.Errorf("a string already seen, with the budget spent: %d %s", rec.Code, rec.Body)
+	wantStatus(get("probe/1/5", 1), http.StatusTooManyRequests)
+	wantStatus(get(chrome76, 1), 200) // seen: no parse
+	for i := range 5 {
+		wantStatus(get(fmt.Sprintf("probe/2/%d", i), 2), 200) // the server's last five
 	}
+	wantStatus(get("probe/3/0", 3), http.StatusServiceUnavailable)
+	wantStatus(get(chrome76, 3), 200)
 }

@@ -54,8 +54,10 @@ type Info struct {
 
 // Parser parses User-Agent strings. It is safe for concurrent use; build one with New.
 type Parser struct {
-	uap   *uaparser.Parser
-	cache *lru.Cache // string → Info
+	uap *uaparser.Parser
+	// cache maps string → Info. It is a 2Q cache: strings seen once (a flood of made-up
+	// ones) pass through a queue of their own and cannot push out those that come back.
+	cache *lru.TwoQueueCache
 }
 
 // New compiles the regular expressions (about 60 ms) and returns a Parser that remembers
@@ -70,7 +72,7 @@ func New(cacheSize int) (*Parser, error) {
 	if err != nil {
 		return nil, fmt.Errorf("useragent: compile the ua-parser regexes: %w", err)
 	}
-	cache, err := lru.New(cacheSize)
+	cache, err := lru.New2Q(cacheSize)
 	if err != nil {
 		return nil, fmt.Errorf("useragent: cache: %w", err)
 	}

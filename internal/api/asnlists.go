@@ -163,18 +163,14 @@ func (s *Server) asnRankList(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	sortIdx, err := enumParam(r, "sort", rankSortNames)
-	if err != nil {
-		return err
-	}
-	desc, err := enumParam(r, "order", orderNames)
+	sortIdx, desc, err := sortParams(r, rankSortNames)
 	if err != nil {
 		return err
 	}
 	db, lang := v.snap.Net, v.resolvedLang(r)
 	bp := bufPool.Get().(*[]byte)
 	b := listAppendHead((*bp)[:0], db.RankedASes(), offset, batch, `,"asns":[`)
-	for i, asn := range db.RankList(rankSorts[sortIdx], desc == 1, offset, batch) {
+	for i, asn := range db.RankList(rankSorts[sortIdx], desc, offset, batch) {
 		if i > 0 {
 			b = append(b, ',')
 		}
@@ -214,15 +210,11 @@ func (s *Server) prefixesList(w http.ResponseWriter, r *http.Request) error {
 	if opt.Limit, opt.Offset, err = listPaging(r); err != nil {
 		return err
 	}
-	sortIdx, err := enumParam(r, "sort", prefixSortNames)
+	sortIdx, desc, err := sortParams(r, prefixSortNames)
 	if err != nil {
 		return err
 	}
-	desc, err := enumParam(r, "order", orderNames)
-	if err != nil {
-		return err
-	}
-	opt.Sort, opt.Desc = prefixSorts[sortIdx], desc == 1
+	opt.Sort, opt.Desc = prefixSorts[sortIdx], desc
 	db := v.snap.Net
 	if _, err := asnRecord(db, asn); err != nil {
 		return err
@@ -273,6 +265,16 @@ func listAppendHead(b []byte, total, offset, batch int, listKey string) []byte {
 	b = ipInt(b, `,"offset":`, int64(offset))
 	b = ipInt(b, `,"batch":`, int64(batch))
 	return ipKey(b, listKey)
+}
+
+// sortParams reads a list's sort (one of names, the first by default) and order (asc, the
+// default, or desc).
+func sortParams(r *http.Request, names []string) (sortIdx int, desc bool, err error) {
+	if sortIdx, err = enumParam(r, "sort", names); err != nil {
+		return 0, false, err
+	}
+	order, err := enumParam(r, "order", orderNames)
+	return sortIdx, order == 1, err
 }
 
 // enumParam reads an optional parameter that takes one of values, in any case; absent or

@@ -189,6 +189,12 @@ func (a graphqlAnswerer) serve(path string, w http.ResponseWriter, r *http.Reque
 		return true, s.reverseGeocodeClient(w, r)
 	case "/data/am-i-roaming":
 		return true, s.amIRoaming(w, r)
+	case "/data/user-agent-info":
+		return true, s.userAgentInfo(w, r)
+	case "/data/client-ip":
+		return true, s.clientIP(w, r)
+	case "/data/client-info":
+		return true, s.clientInfo(w, r)
 	}
 	return false, nil
 }

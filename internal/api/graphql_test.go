@@ -218,6 +218,18 @@ var graphqlVsREST = []struct {
 	{name: "amIRoaming", pkg: "free-api",
 		query: `{ amIRoaming(latitude: 53.35, longitude: -6.26) { isRoaming roamingStatus description latitude longitude deviceCountryCode deviceCountryName networkCountryCode networkCountryName } }`,
 		rest:  "/data/am-i-roaming?latitude=53.35&longitude=-6.26", remote: "81.2.69.160:4711"},
+	{name: "userAgent", pkg: "ip-geolocation",
+		query: `{ userAgent(userAgentRaw: "Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Mobile/15E148 Safari/604.1") { device os userAgent family versionMajor versionMinor versionPatch isSpider isMobile userAgentDisplay } }`,
+		rest:  "/data/user-agent-info?userAgentRaw=Mozilla%2F5.0+%28iPhone%3B+CPU+iPhone+OS+17_1+like+Mac+OS+X%29+AppleWebKit%2F605.1.15+%28KHTML%2C+like+Gecko%29+Version%2F17.1+Mobile%2F15E148+Safari%2F604.1"},
+	{name: "userAgent by the SDKs' ua", pkg: "ip-geolocation",
+		query: `{ userAgent(ua: "Googlebot/2.1 (+http://www.google.com/bot.html)") { device os family isMobile isSpider userAgentDisplay } }`,
+		rest:  "/data/user-agent-info?userAgentRaw=Googlebot%2F2.1+%28%2Bhttp%3A%2F%2Fwww.google.com%2Fbot.html%29"},
+	{name: "clientIp", pkg: "free-api",
+		query: `{ clientIp { ipString ipType proxyIp } }`,
+		rest:  "/data/client-ip", remote: "81.2.69.160:4711"},
+	{name: "clientInfo", pkg: "free-api",
+		query: `{ clientInfo { ipString ipNumeric ipType isBehindProxy device os userAgent family versionMajor isSpider isMobile userAgentDisplay userAgentRaw userLanguages } }`,
+		rest:  "/data/client-info", remote: "81.2.69.160:4711"},
 }
 
 // withLocationCountry adds the GraphQL-only location.country to a REST geolocation
@@ -585,6 +597,11 @@ var schemaSamples = []struct {
 	{pkg: "ip-geolocation", root: "timezoneInfo", rest: "/data/timezone-info?timeZoneId=Australia/Sydney&utcReference=1781000000"},
 	{pkg: "free-api", root: "amIRoaming", rest: "/data/am-i-roaming?latitude=53.35&longitude=-6.26", remote: "81.2.69.160:1"},
 	{pkg: "free-api", root: "amIRoaming", rest: "/data/am-i-roaming?latitude=0&longitude=-30", remote: "10.0.0.1:1"},
+	{pkg: "free-api", root: "amIRoaming", rest: "/data/am-i-roaming", remote: "81.2.69.160:1"},
+	{pkg: "ip-geolocation", root: "userAgent", rest: "/data/user-agent-info?userAgentRaw=Mozilla%2F5.0+%28Windows+NT+10.0%3B+Win64%3B+x64%29+AppleWebKit%2F537.36+%28KHTML%2C+like+Gecko%29+Chrome%2F76.0.3809.132+Safari%2F537.36"},
+	{pkg: "ip-geolocation", root: "userAgent", rest: "/data/user-agent-info?userAgentRaw="},
+	{pkg: "free-api", root: "clientIp", rest: "/data/client-ip", remote: "81.2.69.160:1"},
+	{pkg: "free-api", root: "clientInfo", rest: "/data/client-info", remote: "[2001:db8::1]:1"},
 }
 
 // neverInSamples are schema fields no sample shows, with the reason.
@@ -596,6 +613,10 @@ var neverInSamples = map[string]string{
 	"HazardReport.userRisk":          "under ipData only (TestGraphQLSDKQueries)",
 	"HazardReport.isCellular":        "always null: no source",
 	"Currency.isoName":               "GraphQL-only, the member name (TestGraphQLSDKQueries)",
+	"ClientIp.proxyIp":               "only behind a trusted proxy (TestClientIP)",
+	"ClientInfo.versionMajor":        "the samples send no User-Agent header; UserAgent's samples have them",
+	"ClientInfo.versionMinor":        "as ClientInfo.versionMajor",
+	"ClientInfo.versionPatch":        "as ClientInfo.versionMajor",
 }
 
 // sdkTypes are the types of the commercial service's SDK shapes: views over REST answers

@@ -234,11 +234,11 @@ func TestGraphQLSDLLoads(t *testing.T) {
 // TestRootsPerPackage pins the root fields of each package, so a change is deliberate.
 func TestGraphQLRootsPerPackage(t *testing.T) {
 	want := map[string][]string{
-		IPGeolocation:      {"asnInfo", "countries", "countryInfo", "hazardReport", "ipData", "ipGeolocation", "networkByIp", "timeZone", "timezoneInfo", "userRisk"},
+		IPGeolocation:      {"asnInfo", "countries", "countryInfo", "hazardReport", "ipData", "ipGeolocation", "networkByIp", "timeZone", "timezoneInfo", "userAgent", "userRisk"},
 		ReverseGeocoding:   {"locationData", "reverseGeocode"},
 		PhoneEmail:         {"phoneNumber"},
 		NetworkEngineering: {"asnInfo", "asnInfoFull", "network", "networkByCidr", "networkByIp"},
-		FreeAPI:            {"amIRoaming", "reverseGeocodeClient"},
+		FreeAPI:            {"amIRoaming", "clientInfo", "clientIp", "reverseGeocodeClient"},
 	}
 	ps, err := Packages()
 	if err != nil {

@@ -48,6 +48,8 @@ var listSizes = map[typeField]listSize{
 	// data), so that a narrow selection over all 250 countries stays under MaxCost.
 	{"Country", "isoAdminLanguages"}: {fixed: 4},
 	{"Country", "continents"}:        {fixed: 2},
+	// At most 20 (useragent.Languages).
+	{"ClientInfo", "userLanguages"}: {fixed: 20},
 }
 
 // ListBound returns the number of elements the cost estimate counts for the list field

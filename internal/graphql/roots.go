@@ -34,6 +34,9 @@ const (
 	pathAmIRoaming    = "/data/am-i-roaming"
 	pathTimeZoneInfo  = "/data/timezone-info"
 	pathTimeZoneByIP  = "/data/timezone-by-ip"
+	pathUserAgent     = "/data/user-agent-info"
+	pathClientIP      = "/data/client-ip"
+	pathClientInfo    = "/data/client-info"
 )
 
 // PathIPData is the answer behind ipData, which no REST endpoint serves (an Answerer answers
@@ -70,6 +73,7 @@ var rootTable = map[string]map[string]root{
 		"timeZone":      {path: pathTimeZoneByIP},
 		"timezoneInfo":  {path: pathTimeZoneInfo}, // the SDKs' root
 		"asnInfo":       {path: pathASNRecord},    // the SDKs' root; without transit here
+		"userAgent":     {path: pathUserAgent},    // the SDKs' root
 	},
 	ReverseGeocoding: {
 		"reverseGeocode": {path: pathReverse},
@@ -88,12 +92,15 @@ var rootTable = map[string]map[string]root{
 	FreeAPI: {
 		"reverseGeocodeClient": {path: pathReverseClient},
 		"amIRoaming":           {path: pathAmIRoaming},
+		"clientIp":             {path: pathClientIP},
+		"clientInfo":           {path: pathClientInfo},
 	},
 }
 
 // synonyms are arguments that fill a REST parameter of another name, only when the
-// argument of that name is not given: the SDKs send locale for localityLanguage.
-var synonyms = map[string]string{"locale": "localityLanguage"}
+// argument of that name is not given: the SDKs send locale for localityLanguage and ua for
+// userAgentRaw.
+var synonyms = map[string]string{"locale": "localityLanguage", "ua": "userAgentRaw"}
 
 // typeField names a field of an object type.
 type typeField struct{ typ, field string }

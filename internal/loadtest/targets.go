@@ -53,7 +53,28 @@ func Targets(staticPath string) []Target {
 			return "cidr=" + url.QueryEscape(p.String())
 		}},
 		{"asn-info-transit-to", "/data/asn-info-transit-to", func(rng *rand.Rand) string {
-			return fmt.Sprintf("asn=AS%d&batchSize=10", []int{15169, 13335, 3356, 174, 8075, 16509, 3320, 2914}[rng.IntN(8)])
+			return "asn=AS" + bigASes[rng.IntN(len(bigASes))] + "&batchSize=10"
+		}},
+		{"asn-info-full", "/data/asn-info-full", func(rng *rand.Rand) string {
+			return "asn=AS" + bigASes[rng.IntN(len(bigASes))]
+		}},
+		// The lists at their default page of 100: an answer of tens of kilobytes, so their
+		// ratios say what a page costs, not a lookup.
+		{"asn-rank-list", "/data/asn-rank-list", func(rng *rand.Rand) string {
+			return fmt.Sprintf("offset=%d&sort=%s", rng.IntN(77000), []string{"rank", "organisation", "countryCode"}[rng.IntN(3)])
+		}},
+		{"prefixes-list", "/data/prefixes-list", func(rng *rand.Rand) string {
+			return "asn=AS" + bigASes[rng.IntN(len(bigASes))] + "&isv4=" + []string{"true", "false"}[rng.IntN(2)]
+		}},
+		{"tor-exit-nodes-list", "/data/tor-exit-nodes-list", func(rng *rand.Rand) string {
+			return fmt.Sprintf("offset=%d", rng.IntN(2000))
+		}},
+		{"phone-number-validate-by-ip", "/data/phone-number-validate-by-ip", func(rng *rand.Rand) string {
+			return "number=0293744000&ip=" + url.QueryEscape(RandomAddr(rng).String())
+		}},
+		// A handful of strings, as real traffic repeats browsers: the parser's cache answers.
+		{"user-agent-info", "/data/user-agent-info", func(rng *rand.Rand) string {
+			return "userAgentRaw=" + url.QueryEscape(userAgents[rng.IntN(len(userAgents))])
 		}},
 		{"phone-number-validate", "/data/phone-number-validate", func(rng *rand.Rand) string {
 			n := []string{"+61 2 9374 4000", "+1 650-253-0000", "+44 20 7031 3000", "+49 30 303986300", "+81 3-6384-9000"}[rng.IntN(5)]
@@ -63,6 +84,18 @@ func Targets(staticPath string) []Target {
 			return fmt.Sprintf("latitude=%.5f&longitude=%.5f&localityLanguage=%s", rng.Float64()*140-60, rng.Float64()*360-180, lang(rng))
 		}},
 	}
+}
+
+// bigASes are ASes with transit and many prefixes in the data.
+var bigASes = []string{"15169", "13335", "3356", "174", "8075", "16509", "3320", "2914"}
+
+// userAgents are common browsers' and a crawler's User-Agent strings.
+var userAgents = []string{
+	"Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36",
+	"Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Mobile/15E148 Safari/604.1",
+	"Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0",
+	"Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Mobile Safari/537.36",
+	"Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)",
 }
 
 // RandomAddr returns a random IPv4 address (four times in five) or a random address in

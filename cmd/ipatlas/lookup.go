@@ -38,6 +38,11 @@ var lookupKinds = map[string]lookupKind{
 	"phone":     {"/data/phone-number-validate", []string{"number"}, []string{"+61 2 9374 4000"}},
 	"reverse":   {"/data/reverse-geocode", []string{"latitude", "longitude"}, []string{"53.35", "-6.26"}},
 	"timezone":  {"/data/timezone-info", []string{"timeZoneId"}, []string{"Australia/Sydney"}},
+	"asn-full":  {"/data/asn-info-full", []string{"asn"}, []string{"AS174"}},
+	"asn-rank":  {"/data/asn-rank-list", nil, nil},
+	"prefixes":  {"/data/prefixes-list", []string{"asn"}, []string{"AS13335"}},
+	"tor-exits": {"/data/tor-exit-nodes-list", nil, nil},
+	"useragent": {"/data/user-agent-info", []string{"userAgentRaw"}, []string{"Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"}},
 }
 
 func lookupKindNames() string {

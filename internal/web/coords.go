@@ -1,42 +1,55 @@
 package web
 
-import "strings"
+import (
+	"math"
+	"strconv"
+	"strings"
+)
 
-// coordDecimals is how many decimal places of a coordinate the access log keeps: 0.01° is
-// about a kilometre, enough to tell what was asked and too little to find the device that
-// asked. Browsers send their users' exact positions (48.85661399999999) to the keyless
-// endpoints, and the log holds them beside the address they came from.
-const coordDecimals = 2
-
-// CoarsenCoordinates returns the raw query with the digits of every latitude and longitude
-// value beyond coordDecimals decimal places cut (48.85661399999999 is logged as 48.85);
-// whatever follows them, an exponent or a mistake, stays, so a refused value can still be
-// read in the log. Queries without such a parameter are returned as they are, unallocated.
+// CoarsenCoordinates returns the raw query with every latitude and longitude value cut to
+// two decimal places (48.85661399999999 is logged as 48.85): 0.01° is about a kilometre,
+// enough to tell what was asked and too little to find the device that asked. Browsers
+// send their users' exact positions to the keyless endpoints, and the access log holds
+// them beside the address they came from.
+//
+// A parameter is taken for a coordinate as the handlers take it (keyMatches: its key
+// decoded, so lat%69tude is latitude), and its value is read as a number however it is
+// written (48%2E85, 4885e-2); one that is not a number is logged as "unparsed", since a
+// position the handlers refuse (48,856614) can still be a position. Queries that cannot
+// hold a coordinate are returned as they are, unallocated.
 func CoarsenCoordinates(raw string) string {
-	if !strings.Contains(raw, "itude=") {
+	if !strings.Contains(raw, "itude") && strings.IndexByte(raw, '%') < 0 && strings.IndexByte(raw, '+') < 0 {
 		return raw
 	}
 	pairs := strings.Split(raw, "&")
+	changed := false
 	for i, p := range pairs {
 		k, v, ok := strings.Cut(p, "=")
-		if !ok || (k != "latitude" && k != "longitude") {
+		if !ok || !keyMatches(k, "latitude") && !keyMatches(k, "longitude") {
 			continue
 		}
-		dot := strings.IndexByte(v, '.')
-		if dot < 0 {
-			continue
-		}
-		keep := dot + 1
-		for keep < len(v) && keep-dot-1 < coordDecimals && isDigit(v[keep]) {
-			keep++
-		}
-		end := keep
-		for end < len(v) && isDigit(v[end]) {
-			end++
-		}
-		pairs[i] = k + "=" + v[:keep] + v[end:]
+		pairs[i], changed = k+"="+coarseCoordinate(v), true
+	}
+	if !changed {
+		return raw
 	}
 	return strings.Join(pairs, "&")
 }
 
-func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+// coarseCoordinate is the escaped value v truncated to two decimal places, "unparsed", or
+// "" for an empty one.
+func coarseCoordinate(v string) string {
+	d, ok := unescape(v)
+	if !ok {
+		return "unparsed"
+	}
+	d = strings.TrimSpace(d)
+	if d == "" {
+		return "" // no position in it
+	}
+	f, err := strconv.ParseFloat(d, 64)
+	if err != nil || math.IsNaN(f) || math.Abs(f) > 1e15 { // beyond that, f*100 loses the cents or overflows
+		return "unparsed"
+	}
+	return strconv.FormatFloat(math.Trunc(f*100)/100, 'f', 2, 64)
+}

@@ -1,17 +1,32 @@
 package web
 
-import "testing"
+import (
+	"strconv"
+	"strings"
+	"testing"
+)
 
 func TestCoarsenCoordinates(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
 		{"latitude=48.85661399999999&longitude=2.3522219", "latitude=48.85&longitude=2.35"},
 		{"longitude=-0.1278&latitude=51.5074&localityLanguage=de", "longitude=-0.12&latitude=51.50&localityLanguage=de"},
-		{"latitude=1&longitude=2.3", "latitude=1&longitude=2.3"},
-		{"latitude=1.23456e2&longitude=x", "latitude=1.23e2&longitude=x"}, // what follows stays
-		{"latitude=1.2345.678", "latitude=1.23.678"},
+		{"latitude=1&longitude=-0.001", "latitude=1.00&longitude=-0.00"},
+		// Written as the handlers would still read them.
+		{"lat%69tude=48.856614&%6congitude=2.352222", "lat%69tude=48.85&%6congitude=2.35"},
+		{"latitude=48%2E856614&longitude=2%2e352222", "latitude=48.85&longitude=2.35"},
+		{"latitude=488566.14e-4&longitude=2352222E-6", "latitude=48.85&longitude=2.35"},
+		{"latitude=48.%38%35%36%36%31%34", "latitude=48.85"},
+		{"latitude=+48.856614", "latitude=48.85"},
+		// Not numbers: still perhaps positions, so not logged as sent.
+		{"latitude=48,856614&longitude=x", "latitude=unparsed&longitude=unparsed"},
+		{"latitude=NaN&longitude=%zz", "latitude=unparsed&longitude=unparsed"},
+		{"latitude=1e307&longitude=-Inf", "latitude=unparsed&longitude=unparsed"},
+		// Not coordinates.
 		{"ip=8.8.8.8&altitude=123.456", "ip=8.8.8.8&altitude=123.456"},
-		{"mylatitude=1.23456", "mylatitude=1.23456"},
+		{"mylatitude=1.23456&Latitude=1.23456", "mylatitude=1.23456&Latitude=1.23456"},
+		{"ip=2001%3Adb8%3A%3A1", "ip=2001%3Adb8%3A%3A1"},
 		{"latitude", "latitude"},
+		{"latitude=&longitude=%20", "latitude=&longitude="},
 		{"", ""},
 	} {
 		if got := CoarsenCoordinates(tc.in); got != tc.want {
@@ -23,16 +38,27 @@ func TestCoarsenCoordinates(t *testing.T) {
 	}
 }
 
+// FuzzCoarsenCoordinates: whatever the query, a coordinate the handlers would read from the
+// logged query has at most two decimal places.
 func FuzzCoarsenCoordinates(f *testing.F) {
 	f.Add("latitude=48.85661399999999&longitude=2.3522219")
-	f.Add("latitude=.&longitude=1.")
+	f.Add("lat%69tude=4885661e-5&longitude=1.")
 	f.Fuzz(func(t *testing.T, raw string) {
 		got := CoarsenCoordinates(raw)
-		if len(got) > len(raw) {
-			t.Errorf("CoarsenCoordinates(%q) = %q is longer", raw, got)
-		}
-		if CoarsenCoordinates(got) != got {
-			t.Errorf("not idempotent on %q: %q", raw, got)
+		for _, name := range []string{"latitude", "longitude"} {
+			v, ok := QueryValue(got, name)
+			if !ok {
+				continue
+			}
+			if v == "unparsed" || v == "" {
+				continue
+			}
+			if _, err := strconv.ParseFloat(v, 64); err != nil {
+				t.Fatalf("%s logged as %q from %q", name, v, raw)
+			}
+			if _, frac, ok := strings.Cut(v, "."); !ok || len(frac) != 2 {
+				t.Fatalf("%s logged as %q from %q", name, v, raw)
+			}
 		}
 	})
 }

@@ -289,7 +289,7 @@ func (c *Client) ReverseGeocodeClient(ctx context.Context, r ReverseGeocodeClien
 func (c *Client) AmIRoaming(ctx context.Context, r AmIRoamingRequest) (*AmIRoaming, error) {
 	q := query{}.str("localityLanguage", r.LocalityLanguage)
 	if r.Position != nil {
-		q.float("latitude", r.Position.Latitude).float("longitude", r.Position.Longitude)
+		q = q.float("latitude", r.Position.Latitude).float("longitude", r.Position.Longitude)
 	}
 	return call[AmIRoaming](ctx, c, "/data/am-i-roaming", url.Values(q), keyless)
 }

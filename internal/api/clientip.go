@@ -51,7 +51,7 @@ func (s *Server) clientIP(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	w.Header()["Cache-Control"] = noStore // the answer is the request's own: no cache may give it to another
+	markNoStore(w) // the answer is the request's own: no cache may give it to another
 	bp := bufPool.Get().(*[]byte)
 	b := ipStr(append((*bp)[:0], '{'), `"ipString":`, c.client.String())
 	b = ipStr(b, `,"ipType":`, ipTypeOf(c.client))

@@ -75,18 +75,20 @@ func (s *Server) graphqlPost(gql *graphql.Service, lim *keylessLimiter) web.Hand
 		if err != nil {
 			return err
 		}
+		var bill *graphqlBill
 		if p.Keyed() {
 			acct, err := s.admit(r, p.Name())
 			if err != nil {
 				return err
 			}
-			r = r.WithContext(context.WithValue(r.Context(), graphqlBillKey{}, &graphqlBill{acct: acct, pkg: p.Name(), prepaid: true}))
+			bill = &graphqlBill{acct: acct, pkg: p.Name(), prepaid: true}
 		} else {
 			if err := s.admitKeyless(lim, w, r); err != nil {
 				return err
 			}
-			r = r.WithContext(context.WithValue(r.Context(), graphqlBillKey{}, &graphqlBill{keyless: lim, addr: s.keylessAddr(r), prepaid: true}))
+			bill = &graphqlBill{keyless: lim, addr: s.keylessAddr(r), prepaid: true}
 		}
+		r = r.WithContext(context.WithValue(r.Context(), graphqlBillKey{}, bill))
 		buf := bodyPool.Get().(*bytes.Buffer)
 		defer bodyPool.Put(buf)
 		buf.Reset()
@@ -100,7 +102,7 @@ func (s *Server) graphqlPost(gql *graphql.Service, lim *keylessLimiter) web.Hand
 			}
 			return badRequest("The request body could not be read.")
 		}
-		if err := gql.Serve(w, r, p, buf.Bytes()); err != nil {
+		if err := gql.Serve(noStoreWriter{w, bill}, r, p, buf.Bytes()); err != nil {
 			var re *graphql.RequestError
 			if errors.As(err, &re) {
 				return badRequest("%s", re.Msg)
@@ -209,7 +211,26 @@ type graphqlBill struct {
 	keyless *keylessLimiter
 	addr    netip.Addr // the keyless caller's bucket
 	prepaid bool
+	// noStore: a lookup's answer was marked no-store (markNoStore), and so is the response
+	// that carries it (noStoreWriter).
+	noStore bool
 }
+
+// noStoreWriter marks the GraphQL response no-store when one of its lookups was, as the
+// REST answer would be: the executor writes the response after every lookup has run.
+type noStoreWriter struct {
+	http.ResponseWriter
+	bill *graphqlBill
+}
+
+func (w noStoreWriter) WriteHeader(code int) {
+	if w.bill.noStore {
+		markNoStore(w.ResponseWriter)
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w noStoreWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 type graphqlBillKey struct{}
 
@@ -267,6 +288,9 @@ func (a graphqlAnswerer) Answer(r *http.Request, path, rawQuery string) (int, []
 	}
 	if rec.code == 0 {
 		rec.code = http.StatusOK
+	}
+	if b, ok := r.Context().Value(graphqlBillKey{}).(*graphqlBill); ok && rec.header["Cache-Control"] != nil {
+		b.noStore = true
 	}
 	// The body outlives the recorder: the executor reads it after this returns.
 	return rec.code, bytes.Clone(rec.body)

@@ -268,6 +268,27 @@ func TestGraphQLMatchesREST(t *testing.T) {
 	}
 }
 
+// TestGraphQLNoStore: a GraphQL response is no-store when one of its lookups' REST answers
+// would be (about the caller, or with time zone fields for now), and only then.
+func TestGraphQLNoStore(t *testing.T) {
+	s := ipRealServer(t)
+	for _, tc := range []struct {
+		pkg, query string
+		want       string
+	}{
+		{"free-api", `{ clientIp { ipString } }`, "no-store"},
+		{"free-api", `{ amIRoaming { roamingStatus } }`, "no-store"},
+		{"ip-geolocation", `{ countryInfo(code: "IE") { name } ipGeolocation(ip: "81.2.69.160") { ip } }`, "no-store"},
+		{"ip-geolocation", `{ ipGeolocation(ip: "81.2.69.160", utcReference: 1700000000) { ip } }`, ""},
+		{"ip-geolocation", `{ countryInfo(code: "IE") { name } }`, ""},
+	} {
+		rec := gqlDo(t, s, tc.pkg, gqlBody(tc.query, nil), nil, "81.2.69.160:1")
+		if got := rec.Header().Get("Cache-Control"); rec.Code != 200 || got != tc.want {
+			t.Errorf("%s %s: %d, Cache-Control %q, want %q", tc.pkg, tc.query, rec.Code, got, tc.want)
+		}
+	}
+}
+
 // TestGraphQLTimeZoneWithoutOne: timeZone of an address without one is timezone-by-ip's
 // 404 (the field null, the error saying so), not a null without a word.
 func TestGraphQLTimeZoneWithoutOne(t *testing.T) {

@@ -81,7 +81,8 @@ func (s *Server) amIRoaming(w http.ResponseWriter, r *http.Request) error {
 		deviceName = place.Country.Name
 	}
 
-	// The description is English, and so are the names in it.
+	// The description is English whatever localityLanguage asks, as every message of the
+	// API is, so the names in it are English too: one sentence, one language.
 	status, desc := "unknown", ""
 	unplaced := roamingUnplaced(caller, hasCaller)
 	switch {

@@ -123,6 +123,8 @@ func (s *Server) geoRender(w http.ResponseWriter, r *http.Request, extra engines
 	}
 	// Its location's timeZone, where it has one, is for now; and so it may be for an instant
 	// in the calendar's first or last year, whose local time may leave it (geoTimeZone).
+	// An answer without a timeZone is marked too: whether it has one is decided deep in the
+	// render, and an uncached answer costs a client nothing it would not pay for a fresh one.
 	if y := at.Year(); !hasRef || y == 1 || y == 9999 {
 		markNoStore(w)
 	}

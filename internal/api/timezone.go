@@ -80,14 +80,6 @@ func (s *Server) timeZoneByLocation(w http.ResponseWriter, r *http.Request) erro
 	return writeTimeZone(w, r, v.snap.IPGeo, p.TimeZone, lang, "No time zone is known at latitude %v, longitude %v.", lat, lon)
 }
 
-// noStore is shared (never mutated) so that marking an answer allocates nothing.
-var noStore = []string{"no-store"}
-
-// markNoStore marks an answer that no cache may serve again (Cache-Control: no-store): one
-// whose time zone fields hold the time it was made (its localTime, offset and names are only
-// true then), or one about the caller, which a shared cache would give to others.
-func markNoStore(w http.ResponseWriter) { w.Header()["Cache-Control"] = noStore }
-
 // writeTimeZone writes the timeZone object of zone id at utcReference (or now) in lang, or
 // returns a 404 with the message when the data has no such zone. An answer for now is
 // marked so (markNoStore).

@@ -69,7 +69,7 @@ func (s *Server) clientInfo(w http.ResponseWriter, r *http.Request) error {
 	if !ok {
 		return refused
 	}
-	w.Header()["Cache-Control"] = noStore
+	markNoStore(w)
 	bp := bufPool.Get().(*[]byte)
 	b := ipStr(append((*bp)[:0], '{'), `"ipString":`, c.client.String())
 	b = ipKey(b, `,"ipNumeric":`)

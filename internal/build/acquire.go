@@ -150,12 +150,16 @@ func (u *updater) fetch(ctx context.Context, src Source, entry cacheEntry, a acq
 		return a
 	}
 	parent := filepath.Dir(entry.dir)
+	_, statErr := os.Stat(parent)
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return fail(err)
 	}
-	// After tmp is gone (defers run last first): a first fetch that failed leaves no empty
-	// folder for the source, which would look like a cache that holds something.
-	defer os.Remove(parent) // a no-op while it holds anything
+	if errors.Is(statErr, fs.ErrNotExist) {
+		// After tmp is gone (defers run last first): a first fetch that failed leaves no
+		// empty folder for the source, which would look like a cache that holds something.
+		// Only a folder this fetch made, so as not to pull one from under another update.
+		defer os.Remove(parent) // a no-op while it holds anything
+	}
 	tmp, err := os.MkdirTemp(parent, ".fetch-*")
 	if err != nil {
 		return fail(err)

@@ -416,13 +416,9 @@ func (b *revgeoBody) write(w http.ResponseWriter) {
 	out = append(out, '{')
 	// Both lists are always there, empty at sea or for an unplaced address: the commercial
 	// service's clients type them as arrays and map over them.
-	for _, admin := range []bool{true, false} {
-		if admin {
-			out = placesAppendKey(out, true, "administrative")
-		} else {
-			out = placesAppendKey(out, false, "informative")
-		}
-		out = append(out, '[')
+	for i, key := range [2]string{"administrative", "informative"} {
+		admin := i == 0
+		out = append(placesAppendKey(out, admin, key), '[')
 		n := 0
 		for _, a := range b.areas[:b.nAreas] {
 			if a.administrative != admin {

@@ -14,7 +14,10 @@ const MaxLanguages = 20
 // en;q=0.9" is [en-US en]). Ranges with quality 0 (not acceptable), "*" (any) and
 // malformed elements are left out, as are duplicates (case aside) after their first
 // appearance and everything past the first MaxLanguages ranges. The ranges are written as
-// sent. The result is never nil.
+// sent. The result is never nil. (golang.org/x/text's ParseAcceptLanguage, already a
+// dependency, refuses a whole header for one malformed element, keeps duplicates, writes
+// "*" as "mul" and rewrites the tags: a page asking what its browser sends wants them as
+// sent.)
 func Languages(header string) []string {
 	type ranked struct {
 		tag string

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/ipatlas/ipatlas/internal/dbfile"
 	"github.com/ua-parser/uap-go/uaparser"
@@ -24,8 +25,11 @@ const (
 // Source describes the regexes as a source, in the form of a snapshot's sources, so that
 // /data/sources, /docs and data info credit them beside the snapshot's own. uap-core's
 // regexes.yaml (which uap-go embeds with its comments and blank lines stripped) is
-// Apache-2.0, © Google Inc.; uap-go's code is MIT, © Yihuan Zhou.
-func Source() dbfile.SourceInfo {
+// Apache-2.0, © Google Inc.; uap-go's code is MIT, © Yihuan Zhou. It is worked out once
+// (a digest and a scan of the regexes), and shared: callers must not modify it.
+var Source = sync.OnceValue(source)
+
+func source() dbfile.SourceInfo {
 	sum := sha256.Sum256(uaparser.DefinitionYaml)
 	return dbfile.SourceInfo{
 		Name:        SourceName,

@@ -18,7 +18,7 @@ import (
 // position the handlers refuse (48,856614) can still be a position. Queries that cannot
 // hold a coordinate are returned as they are, unallocated.
 func CoarsenCoordinates(raw string) string {
-	if !strings.Contains(raw, "itude") && strings.IndexByte(raw, '%') < 0 && strings.IndexByte(raw, '+') < 0 {
+	if !mayHoldCoordinate(raw) {
 		return raw
 	}
 	pairs := strings.Split(raw, "&")
@@ -34,6 +34,22 @@ func CoarsenCoordinates(raw string) string {
 		return raw
 	}
 	return strings.Join(pairs, "&")
+}
+
+// mayHoldCoordinate reports, without allocating, whether a key of raw is or may decode to
+// latitude or longitude. A value's escapes do not count: an IPv6 address's %3A is in
+// most queries that have a %, and splitting those on every logged request would cost an
+// allocation each.
+func mayHoldCoordinate(raw string) bool {
+	for rest := raw; rest != ""; {
+		var p string
+		p, rest, _ = strings.Cut(rest, "&")
+		k, _, _ := strings.Cut(p, "=")
+		if k == "latitude" || k == "longitude" || strings.ContainsAny(k, "%+") {
+			return true
+		}
+	}
+	return false
 }
 
 // coarseCoordinate is the escaped value v truncated to two decimal places, "unparsed", or

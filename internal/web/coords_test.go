@@ -33,8 +33,10 @@ func TestCoarsenCoordinates(t *testing.T) {
 			t.Errorf("CoarsenCoordinates(%q) = %q, want %q", tc.in, got, tc.want)
 		}
 	}
-	if n := testing.AllocsPerRun(100, func() { CoarsenCoordinates("ip=8.8.8.8&localityLanguage=de") }); n != 0 {
-		t.Errorf("%v allocations for a query without coordinates", n)
+	for _, q := range []string{"ip=8.8.8.8&localityLanguage=de", "ip=2001%3Adb8%3A%3A1&localityLanguage=de&key=ipa_x", "number=%2B61+2+9374+4000"} {
+		if n := testing.AllocsPerRun(100, func() { CoarsenCoordinates(q) }); n != 0 {
+			t.Errorf("%v allocations for %q, which has no coordinate", n, q)
+		}
 	}
 }
 

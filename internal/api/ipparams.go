@@ -44,14 +44,17 @@ func isDigits(s string) bool {
 }
 
 // requestIP returns the address a request asks about: the `ip` parameter, or the caller's
-// own address when it is absent (spec). A malformed one is the spec's 405.
-func (s *Server) requestIP(r *http.Request) (netip.Addr, error) {
+// own address when it is absent (spec). A malformed one is the spec's 405. An answer about
+// the caller is marked no-store: a shared cache in front of several callers with one key
+// (an office proxy, a CDN) would otherwise give one caller's answer to the next.
+func (s *Server) requestIP(w http.ResponseWriter, r *http.Request) (netip.Addr, error) {
 	v, ok := paramOK(r, "ip")
 	if !ok || strings.TrimSpace(v) == "" {
 		a, ok := s.opt.ClientAddrs.Of(r)
 		if !ok {
 			return netip.Addr{}, invalidIP("The caller's address could not be determined; pass the ip parameter.")
 		}
+		markNoStore(w)
 		return a, nil
 	}
 	a, ok := parseIPParam(v)

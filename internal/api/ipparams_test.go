@@ -169,3 +169,35 @@ func TestCoordParams(t *testing.T) {
 		}
 	}
 }
+
+// TestCallerAnswersNoStore: an answer about the caller (ip omitted) is Cache-Control:
+// no-store on every keyed endpoint that takes ip, and the same request naming the address
+// is not (utcReference pins the time zone fields, which would mark it for another reason).
+func TestCallerAnswersNoStore(t *testing.T) {
+	s := ipRealServer(t)
+	for _, path := range []string{
+		"/data/ip-geolocation-with-confidence?utcReference=1781000000",
+		"/data/ip-geolocation?utcReference=1781000000",
+		"/data/ip-geolocation-full?utcReference=1781000000",
+		"/data/network-by-ip?",
+		"/data/country-by-ip?",
+		"/data/user-risk?",
+		"/data/hazard-report?",
+		"/data/timezone-by-ip?utcReference=1781000000",
+		"/data/phone-number-validate-by-ip?number=%2B1+650-253-0000",
+	} {
+		for _, ip := range []string{"", "&ip=8.8.8.8"} {
+			r := httptest.NewRequest("GET", path+ip+"&key=good", nil)
+			r.RemoteAddr = "8.8.8.8:41000"
+			rec := httptest.NewRecorder()
+			s.Handler().ServeHTTP(rec, r)
+			want := ""
+			if ip == "" {
+				want = "no-store"
+			}
+			if rec.Code != 200 || rec.Header().Get("Cache-Control") != want {
+				t.Errorf("%s%s: status %d, Cache-Control %q, want 200 and %q", path, ip, rec.Code, rec.Header().Get("Cache-Control"), want)
+			}
+		}
+	}
+}

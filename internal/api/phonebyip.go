@@ -24,7 +24,7 @@ func (s *Server) phoneValidateByIP(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	a, err := s.requestIP(r)
+	a, err := s.requestIP(w, r)
 	if err != nil {
 		return err
 	}

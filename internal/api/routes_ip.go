@@ -110,7 +110,7 @@ func (s *Server) geoRender(w http.ResponseWriter, r *http.Request, extra engines
 	if err != nil {
 		return nil, nil, nil, a, err
 	}
-	a, err = s.requestIP(r)
+	a, err = s.requestIP(w, r)
 	if err != nil {
 		return nil, nil, nil, a, err
 	}
@@ -427,7 +427,7 @@ func (s *Server) networkByIP(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	snap := v.snap
-	a, err := s.requestIP(r)
+	a, err := s.requestIP(w, r)
 	if err != nil {
 		return err
 	}

@@ -52,7 +52,7 @@ func (s *Server) timeZoneByIP(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	a, err := s.requestIP(r)
+	a, err := s.requestIP(w, r)
 	if err != nil {
 		return err
 	}

@@ -30,7 +30,7 @@ func riskHazards(snap *dataset.Snapshot, a netip.Addr) (risk.Hazards, error) {
 // challenge", "high risk - drop") and, for Moderate and High, names every piece of evidence
 // of that level (risk.Rate).
 func (s *Server) userRisk(w http.ResponseWriter, r *http.Request) error {
-	a, err := s.requestIP(r)
+	a, err := s.requestIP(w, r)
 	if err != nil {
 		return err
 	}
@@ -79,7 +79,7 @@ func appendUserRisk(b []byte, h risk.Hazards) []byte {
 // aggregates blocklists without saying which), isKnownAsMailServer, isKnownAsPublicRouter
 // and isCellular (no source).
 func (s *Server) hazardReport(w http.ResponseWriter, r *http.Request) error {
-	a, err := s.requestIP(r)
+	a, err := s.requestIP(w, r)
 	if err != nil {
 		return err
 	}

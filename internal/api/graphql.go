@@ -183,6 +183,8 @@ func (a graphqlAnswerer) serve(path string, w http.ResponseWriter, r *http.Reque
 		return true, s.asnInfoTransitTo(w, r)
 	case "/data/asn-info":
 		return true, s.asnInfo(w, r)
+	case "/data/asn-info-full":
+		return true, s.asnInfoFull(w, r)
 	case "/data/phone-number-validate":
 		return true, s.phoneValidate(w, r)
 	case "/data/reverse-geocode":

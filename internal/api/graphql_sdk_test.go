@@ -22,6 +22,7 @@ const (
 	sdkLocationDataQuery = `{ locationData(latitude: %v, longitude: %v, locale: %q, utcReference: 1781000000) { latLng { latitude longitude plusCode } country { isoAlpha2 name callingCode isoAlpha3 isoName isoNameFull countryFlagEmoji currency { code } wbRegion { value } wbIncomeLevel { value } } locality { city localityName principalSubdivision postcode continentCode isoPrincipalSubdivisionCode administrative { name adminLevel isoCode } } timezone { ianaTimeId utcOffset isDaylightSavingTime localTime } } }`
 	sdkNetworkQuery      = `{ network(ip: %q, locale: "en") { bgpPrefix { cidrString firstIp { ipString } lastIp { ipString } } registryStatus isBogon carriers { asn organisation registeredCountry } } }`
 	sdkCountryInfoQuery  = `{ countryInfo(code: %q, locale: "en") { isoAlpha2 name isoName callingCode currency { code isoName } wbRegion { value } wbIncomeLevel { value } } }`
+	sdkASNInfoFullQuery  = `{ asnInfoFull(asn: %q, locale: %q) { asn asnNumeric organisation name registry registeredCountry { isoAlpha2 name } rank rankText totalIpv4Addresses totalIpv4Prefixes totalIpv6Prefixes totalReceivingFrom receivingFrom { asn organisation registeredCountry rank } totalTransitTo transitTo { asn organisation registeredCountry rank } confidenceArea { latitude longitude } } }`
 )
 
 // TestGraphQLSDKQueries runs the SDK's queries and checks every value against the REST
@@ -89,6 +90,24 @@ func TestGraphQLSDKQueries(t *testing.T) {
 	q := `{ phoneNumber(number: "+61412345678") { isValid e164Format internationalFormat nationalFormat lineType country { isoAlpha2 name callingCode } } }`
 	if diff := cmp.Diff(projectREST(t, q, restDo(t, s, "/data/phone-number-validate?number=%2B61412345678", "")), gqlData(t, s, "phone-email", q, "phoneNumber", "")); diff != "" {
 		t.Errorf("phoneNumber differs from REST (-REST +GraphQL):\n%s", diff)
+	}
+	// asnInfoFull against asn-info-full, registeredCountry as an object; confidenceArea has no
+	// source and is null.
+	for _, tc := range []struct{ asn, lang string }{{"AS3356", "de"}, {"13335", "en"}, {"AS213373", "ja"}} {
+		q := fmt.Sprintf(sdkASNInfoFullQuery, tc.asn, tc.lang)
+		got := gqlData(t, s, "network-engineering", q, "asnInfoFull", "")
+		full := restDo(t, s, "/data/asn-info-full?asn="+tc.asn+"&localityLanguage="+tc.lang, "").(map[string]any)
+		if cc, _ := full["registeredCountry"].(string); cc != "" {
+			full["registeredCountry"] = map[string]any{"isoAlpha2": cc, "name": full["registeredCountryName"]}
+		} else {
+			full["registeredCountry"] = nil
+		}
+		if diff := cmp.Diff(projectREST(t, q, full), got); diff != "" {
+			t.Errorf("asnInfoFull(%s) differs from REST (-REST +GraphQL):\n%s", tc.asn, diff)
+		}
+		if got.(map[string]any)["confidenceArea"] != nil {
+			t.Errorf("asnInfoFull(%s) confidenceArea = %v, want null", tc.asn, got.(map[string]any)["confidenceArea"])
+		}
 	}
 	for _, code := range []string{"DE", "JP", "AQ"} {
 		q := fmt.Sprintf(sdkCountryInfoQuery, code)

@@ -190,8 +190,8 @@ func TestGraphQLProjection(t *testing.T) {
 			`{ countries { isoAlpha2 } }`, nil,
 			`{"countries":[{"isoAlpha2":"DE"},{"isoAlpha2":"IE"},{"isoAlpha2":"JP"}]}`},
 		{"big integers as REST writes them", NetworkEngineering,
-			`{ asnInfoFull(asn: 3356) { asnNumeric totalIpv4Addresses transitTo { asn } } }`, nil,
-			`{"asnInfoFull":{"asnNumeric":3356,"totalIpv4Addresses":27346687,"transitTo":[{"asn":"AS7018"},{"asn":"AS701"},{"asn":"AS3320"}]}}`},
+			`{ asnInfo(asn: 3356) { asnNumeric totalIpv4Addresses transitTo { asn } } }`, nil,
+			`{"asnInfo":{"asnNumeric":3356,"totalIpv4Addresses":27346687,"transitTo":[{"asn":"AS7018"},{"asn":"AS701"},{"asn":"AS3320"}]}}`},
 		{"string list", IPGeolocation,
 			`{ hazardReport { blocklistCount lists } }`, nil,
 			`{"hazardReport":{"blocklistCount":4,"lists":["ipsum","tor/doodad-exits","tor/doodad-relays","tor/exit-addresses","tor/onionoo-exits","tor/onionoo-relays","tor/torbulkexitlist","x4bnet-lists-vpn/datacenter","x4bnet-lists-vpn/datacenter-asn","x4bnet-lists-vpn/vpn","x4bnet-lists-vpn/vpn-asn"]}}`},
@@ -437,4 +437,27 @@ func TestGraphQLConcurrent(t *testing.T) {
 		})
 	}
 	wg.Wait()
+}
+
+// TestASNInfoFullRegisteredCountry: asnInfoFull's registeredCountry is REST's code and
+// localised name as an object, and null where REST's code is empty (an AS no registry
+// file places).
+func TestASNInfoFullRegisteredCountry(t *testing.T) {
+	s, f := newTestService(t)
+	f.override = map[string]func(url.Values) (int, []byte){pathASNFull: func(q url.Values) (int, []byte) {
+		cc, name := `"US"`, `"Vereinigte Staaten"`
+		if q.Get("asn") == "213373" {
+			cc, name = `""`, `""`
+		}
+		return 200, []byte(`{"asn":"AS` + q.Get("asn") + `","registeredCountry":` + cc + `,"registeredCountryName":` + name + `,"totalReceivingFrom":0,"receivingFrom":[],"totalTransitTo":0,"transitTo":[]}`)
+	}}
+	for asn, want := range map[string]string{
+		"3356":   `{"asnInfoFull":{"asn":"AS3356","registeredCountry":{"isoAlpha2":"US","name":"Vereinigte Staaten"},"registeredCountryName":"Vereinigte Staaten","confidenceArea":null}}`,
+		"213373": `{"asnInfoFull":{"asn":"AS213373","registeredCountry":null,"registeredCountryName":"","confidenceArea":null}}`,
+	} {
+		res := run(t, s, NetworkEngineering, `{ asnInfoFull(asn: `+asn+`) { asn registeredCountry { isoAlpha2 name } registeredCountryName confidenceArea { latitude } } }`, nil)
+		if len(res.Errors) != 0 || string(res.Data) != want {
+			t.Errorf("asnInfoFull(%s): %s %v, want %s", asn, res.Data, res.Errors, want)
+		}
+	}
 }

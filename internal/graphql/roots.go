@@ -28,6 +28,7 @@ const (
 	pathNetworkByCIDR = "/data/network-by-cidr"
 	pathASNInfo       = "/data/asn-info-transit-to"
 	pathASNRecord     = "/data/asn-info"
+	pathASNFull       = "/data/asn-info-full"
 	pathPhone         = "/data/phone-number-validate"
 	pathReverse       = "/data/reverse-geocode"
 	pathReverseClient = "/data/reverse-geocode-client"
@@ -87,7 +88,7 @@ var rootTable = map[string]map[string]root{
 		"network":       {path: pathNetworkByIP}, // the SDKs' root and shape
 		"networkByCidr": {path: pathNetworkByCIDR},
 		"asnInfo":       {path: pathASNInfo},
-		"asnInfoFull":   {path: pathASNInfo}, // alias
+		"asnInfoFull":   {path: pathASNFull}, // the SDKs' root and shape
 	},
 	FreeAPI: {
 		"reverseGeocodeClient": {path: pathReverseClient},

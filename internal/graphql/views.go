@@ -81,6 +81,16 @@ var views = map[typeField]view{
 	{"BgpPrefix", "firstIp"}:    ipStringView("bgpPrefixNetworkAddress"),
 	{"BgpPrefix", "lastIp"}:     ipStringView("bgpPrefixLastAddress"),
 
+	// asnInfoFull: the registration country as an object, null where REST's code is empty.
+	{"AsnInfoFull", "registeredCountry"}: func(v viewArgs) []byte {
+		if m := v.member("registeredCountry"); m == nil || string(m) == `""` {
+			return nil
+		}
+		return v.self
+	},
+	{"RegisteredCountry", "isoAlpha2"}: memberView("registeredCountry"),
+	{"RegisteredCountry", "name"}:      memberView("registeredCountryName"),
+
 	// countryInfo { currency { isoName } }: ISO 4217's name is the name REST writes.
 	{"Currency", "isoName"}: memberView("name"),
 }

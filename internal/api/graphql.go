@@ -163,6 +163,10 @@ func (a graphqlAnswerer) serve(path string, w http.ResponseWriter, r *http.Reque
 		return true, s.ipData(w, r)
 	case graphql.PathLocationData:
 		return true, s.locationData(w, r)
+	case graphql.PathIPv4Space:
+		return true, s.addressSpace(w, true)
+	case graphql.PathIPv6Space:
+		return true, s.addressSpace(w, false)
 	case "/data/timezone-info":
 		return true, s.timeZoneInfo(w, r)
 	case "/data/timezone-by-ip":

@@ -22,6 +22,7 @@ const (
 	sdkLocationDataQuery = `{ locationData(latitude: %v, longitude: %v, locale: %q, utcReference: 1781000000) { latLng { latitude longitude plusCode } country { isoAlpha2 name callingCode isoAlpha3 isoName isoNameFull countryFlagEmoji currency { code } wbRegion { value } wbIncomeLevel { value } } locality { city localityName principalSubdivision postcode continentCode isoPrincipalSubdivisionCode administrative { name adminLevel isoCode } } timezone { ianaTimeId utcOffset isDaylightSavingTime localTime } } }`
 	sdkNetworkQuery      = `{ network(ip: %q, locale: "en") { bgpPrefix { cidrString firstIp { ipString } lastIp { ipString } } registryStatus isBogon carriers { asn organisation registeredCountry } } }`
 	sdkCountryInfoQuery  = `{ countryInfo(code: %q, locale: "en") { isoAlpha2 name isoName callingCode currency { code isoName } wbRegion { value } wbIncomeLevel { value } } }`
+	sdkIPv4Query         = `{ ipV4 { bgpDataTimestamp total announced bogon distribution { name total bogon announced } } }`
 	sdkASNInfoFullQuery  = `{ asnInfoFull(asn: %q, locale: %q) { asn asnNumeric organisation name registry registeredCountry { isoAlpha2 name } rank rankText totalIpv4Addresses totalIpv4Prefixes totalIpv6Prefixes totalReceivingFrom receivingFrom { asn organisation registeredCountry rank } totalTransitTo transitTo { asn organisation registeredCountry rank } confidenceArea { latitude longitude } } }`
 )
 
@@ -107,6 +108,35 @@ func TestGraphQLSDKQueries(t *testing.T) {
 		}
 		if got.(map[string]any)["confidenceArea"] != nil {
 			t.Errorf("asnInfoFull(%s) confidenceArea = %v, want null", tc.asn, got.(map[string]any)["confidenceArea"])
+		}
+	}
+	// ipV4 (and ipV6, in the same shape) against the snapshot's netinfo.Space and the date
+	// of the prefixes' source.
+	for _, family := range []struct {
+		root string
+		is4  bool
+	}{{"ipV4", true}, {"ipV6", false}} {
+		q := strings.Replace(sdkIPv4Query, "ipV4", family.root, 1)
+		got := gqlData(t, s, "network-engineering", q, family.root, "").(map[string]any)
+		snap := datasettest.Real(t)
+		sp := snap.Net.Space(family.is4)
+		date, _ := snap.SourceDate(dataset.SourceBGP)
+		want := map[string]any{
+			"bgpDataTimestamp": string(ipgeo.AppendUTCTime(nil, date)),
+			"total":            json.Number(sp.Total.String()),
+			"announced":        json.Number(sp.Announced.String()),
+			"bogon":            json.Number(sp.Bogon.String()),
+		}
+		var dist []any
+		for _, r := range sp.Registries {
+			dist = append(dist, map[string]any{"name": r.Registry, "total": json.Number(r.Total.String()), "bogon": json.Number(r.Bogon.String()), "announced": json.Number(r.Announced.String())})
+		}
+		want["distribution"] = dist
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%s differs from netinfo.Space (-want +got):\n%s", family.root, diff)
+		}
+		if len(dist) < 6 || date.IsZero() {
+			t.Errorf("%s: %d registries, data date %v", family.root, len(dist), date)
 		}
 	}
 	for _, code := range []string{"DE", "JP", "AQ"} {

@@ -32,6 +32,21 @@ const (
 	SectionAreas = "areas"
 )
 
+// SourceBGP is the catalogue source the announced prefixes and their origin ASes come from:
+// the netinfo section's required source (netinfobuild.Needs()[0]; a test checks that).
+const SourceBGP = "geolite2"
+
+// SourceDate returns the date of the named source's data as the snapshot records it, and
+// false when the snapshot has no such source or the source does not date its data.
+func (s *Snapshot) SourceDate(name string) (time.Time, bool) {
+	for _, src := range s.Meta.Sources {
+		if src.Name == name && !src.DataDate.IsZero() {
+			return src.DataDate, true
+		}
+	}
+	return time.Time{}, false
+}
+
 // Snapshot is an immutable, verified dataset. Its fields must not be modified.
 //
 // Countries is always there. The other engines are nil when the file has no section for

@@ -237,7 +237,7 @@ func TestGraphQLRootsPerPackage(t *testing.T) {
 		IPGeolocation:      {"asnInfo", "countries", "countryInfo", "hazardReport", "ipData", "ipGeolocation", "networkByIp", "timeZone", "timezoneInfo", "userAgent", "userRisk"},
 		ReverseGeocoding:   {"locationData", "reverseGeocode"},
 		PhoneEmail:         {"phoneNumber"},
-		NetworkEngineering: {"asnInfo", "asnInfoFull", "network", "networkByCidr", "networkByIp"},
+		NetworkEngineering: {"asnInfo", "asnInfoFull", "ipV4", "ipV6", "network", "networkByCidr", "networkByIp"},
 		FreeAPI:            {"amIRoaming", "clientInfo", "clientIp", "reverseGeocodeClient"},
 	}
 	ps, err := Packages()

@@ -53,6 +53,15 @@ const PathIPData = "/graphql/ip-data"
 // more members, country (the country's object) and timeZone (the point's time zone).
 const PathLocationData = "/graphql/location-data"
 
+// PathIPv4Space and PathIPv6Space are the answers behind ipV4 and ipV6, which no REST
+// endpoint serves (an Answerer answers each as one lookup): how the family's address
+// space divides, {bgpDataTimestamp, total, announced, bogon, distribution: [{name, total,
+// announced, bogon}]}, one distribution entry per registry, the largest first.
+const (
+	PathIPv4Space = "/graphql/ipv4-space"
+	PathIPv6Space = "/graphql/ipv6-space"
+)
+
 // root is one root field: the REST endpoint that answers it. Its arguments are the
 // endpoint's query parameters of the same names (see synonyms for the exceptions).
 type root struct {
@@ -88,7 +97,9 @@ var rootTable = map[string]map[string]root{
 		"network":       {path: pathNetworkByIP}, // the SDKs' root and shape
 		"networkByCidr": {path: pathNetworkByCIDR},
 		"asnInfo":       {path: pathASNInfo},
-		"asnInfoFull":   {path: pathASNFull}, // the SDKs' root and shape
+		"asnInfoFull":   {path: pathASNFull},   // the SDKs' root and shape
+		"ipV4":          {path: PathIPv4Space}, // the SDKs' root
+		"ipV6":          {path: PathIPv6Space}, // the SDKs' root
 	},
 	FreeAPI: {
 		"reverseGeocodeClient": {path: pathReverseClient},

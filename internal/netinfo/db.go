@@ -54,6 +54,8 @@ type DB struct {
 	// non-bogon pieces, in prefix order.
 	cumUsed []uint32
 	notBog  []bogonRec
+
+	spaces [2]spaceOnce // IPv4, IPv6: Space, worked out on first use
 }
 
 // node is one prefix of the hierarchy Within walks: a registry piece, an announced

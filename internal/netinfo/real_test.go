@@ -98,3 +98,54 @@ func BenchmarkRealASIndexes(b *testing.B) {
 		db.BuildASIndexes()
 	}
 }
+
+// TestRealSpace checks Space on the real data against what is known of the address space
+// independently of it: IPv4's five RIRs and IANA all have space, the announced total is
+// the sum of the announced IPv4 prefixes' sizes (Announced), and each registry's share of
+// announced and bogon space is within its total. It logs the answer and how long the first
+// call took (reported, never asserted).
+func TestRealSpace(t *testing.T) {
+	b := realSectionOrSkip(t)
+	db, err := netinfo.Decode(b) // a DB of its own, so that the first call is timed
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	s := db.Space(true)
+	t.Logf("IPv4 space in %v: %+v", time.Since(start), s)
+	if s.Total.String() != "4294967296" {
+		t.Errorf("IPv4 total %s", s.Total)
+	}
+	var announced netinfo.AddrCount
+	for n := range db.Announced() {
+		if n.BGPPrefix.Addr().Is4() {
+			announced = announced.Add(netinfo.PrefixSize(n.BGPPrefix))
+		}
+	}
+	if s.Announced.Cmp(announced) != 0 {
+		t.Errorf("announced %s, the announced IPv4 prefixes hold %s", s.Announced, announced)
+	}
+	names := map[string]bool{}
+	var sum netinfo.AddrCount
+	for _, r := range s.Registries {
+		names[r.Registry] = true
+		sum = sum.Add(r.Total)
+		if r.Announced.Cmp(r.Total) > 0 || r.Bogon.Cmp(r.Total) > 0 || r.Total.IsZero() {
+			t.Errorf("%s: %+v", r.Registry, r)
+		}
+	}
+	for _, want := range []string{"AFRINIC", "APNIC", "ARIN", "LACNIC", "RIPE NCC", "IANA"} {
+		if !names[want] {
+			t.Errorf("no %s in %v", want, s.Registries)
+		}
+	}
+	if sum.Cmp(s.Total) > 0 {
+		t.Errorf("the registries hold %s of %s", sum, s.Total)
+	}
+	start = time.Now()
+	s6 := db.Space(false)
+	t.Logf("IPv6 space in %v: %+v", time.Since(start), s6)
+	if s6.Announced.IsZero() || s6.Bogon.IsZero() || len(s6.Registries) < 5 {
+		t.Errorf("IPv6: %+v", s6)
+	}
+}

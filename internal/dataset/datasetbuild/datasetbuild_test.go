@@ -25,6 +25,16 @@ func TestSectionNames(t *testing.T) {
 	}
 }
 
+// TestSourceBGP: dataset.SourceBGP, whose date the address-space answers give as
+// bgpDataTimestamp, is the source the netinfo section requires (its prefixes).
+func TestSourceBGP(t *testing.T) {
+	for _, s := range Sections() {
+		if s.Name == dataset.SectionNetInfo && (len(s.Needs) == 0 || s.Needs[0] != dataset.SourceBGP) {
+			t.Errorf("the netinfo section needs %v first, dataset.SourceBGP is %q", s.Needs, dataset.SourceBGP)
+		}
+	}
+}
+
 // TestEverySourceRead: every catalogued source is read by some section, so that data info
 // and /data/sources never list an entry as "unused, not fetched".
 func TestEverySourceRead(t *testing.T) {

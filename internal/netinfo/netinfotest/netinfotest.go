@@ -8,6 +8,7 @@ package netinfotest
 import (
 	"cmp"
 	"encoding/binary"
+	"math/big"
 	"math/rand/v2"
 	"net/netip"
 	"slices"
@@ -383,4 +384,88 @@ func randomIn(rng *rand.Rand, p netip.Prefix) netip.Addr {
 	}
 	a, _ := netip.AddrFromSlice(base)
 	return a
+}
+
+// SpaceCounts is netinfo.Space in decimal, as Space works it out with math/big.
+type SpaceCounts struct {
+	Total, Announced, Bogon string
+	// Registries maps each registry name to its total, announced and bogon counts.
+	Registries map[string][3]string
+}
+
+// Space counts the addresses of one family (IPv4 when is4) run by run: between the points
+// where a CIDR piece of some input row starts or ends (overlapping rows are resolved piece
+// by piece, see Lookup), Lookup has one answer. Every count is a big.Int.
+func (r *Reference) Space(is4 bool) SpaceCounts {
+	first := netip.IPv6Unspecified()
+	if is4 {
+		first = netip.IPv4Unspecified()
+	}
+	cuts := []netip.Addr{first}
+	cut := func(lo, hi netip.Addr) {
+		if lo.Is4() != is4 {
+			return
+		}
+		for a := lo; ; {
+			l := PieceLen(lo, hi, a)
+			last := LastAddr(netip.PrefixFrom(a, l))
+			cuts = append(cuts, a)
+			if a = last.Next(); !a.IsValid() || hi.Less(a) {
+				break
+			}
+		}
+		if next := hi.Next(); next.IsValid() {
+			cuts = append(cuts, next)
+		}
+	}
+	for _, b := range r.in.Registry {
+		cut(b.First, b.Last)
+	}
+	for _, b := range r.in.Bogons {
+		cut(b.First, b.Last)
+	}
+	for _, n := range r.in.Networks {
+		cut(n.Prefix.Addr(), LastAddr(n.Prefix))
+	}
+	slices.SortFunc(cuts, netip.Addr.Compare)
+	cuts = slices.Compact(cuts)
+
+	num := func(a netip.Addr) *big.Int { return new(big.Int).SetBytes(a.AsSlice()) }
+	end := new(big.Int).Lsh(big.NewInt(1), uint(first.BitLen())) // the address after the last
+	total, announced, bogon := new(big.Int), new(big.Int), new(big.Int)
+	regs := map[string]*[3]big.Int{}
+	for i, a := range cuts {
+		next := end
+		if i+1 < len(cuts) {
+			next = num(cuts[i+1])
+		}
+		n := new(big.Int).Sub(next, num(a))
+		net, _ := r.Lookup(a)
+		total.Add(total, n)
+		var reg *[3]big.Int
+		if net.Registry != "" {
+			if reg = regs[net.Registry]; reg == nil {
+				reg = new([3]big.Int)
+				regs[net.Registry] = reg
+			}
+			reg[0].Add(&reg[0], n)
+		}
+		if net.IsAnnounced() {
+			announced.Add(announced, n)
+			if reg != nil {
+				reg[1].Add(&reg[1], n)
+			}
+		}
+		if net.IsBogon {
+			bogon.Add(bogon, n)
+			if reg != nil {
+				reg[2].Add(&reg[2], n)
+			}
+		}
+	}
+	out := SpaceCounts{Total: total.String(), Announced: announced.String(), Bogon: bogon.String(), Registries: map[string][3]string{}}
+	for name, c := range regs {
+		out.Registries[name] = [3]string{c[0].String(), c[1].String(), c[2].String()}
+	}
+	return out
 }

@@ -41,7 +41,7 @@ func (s *Server) addressSpace(w http.ResponseWriter, is4 bool) error {
 	}
 	sp := v.snap.Net.Space(is4)
 	body := addressSpaceBody{
-		Total: count(sp.Total), Announced: count(sp.Announced), Bogon: count(sp.Bogon),
+		Total: jsonCount(sp.Total), Announced: jsonCount(sp.Announced), Bogon: jsonCount(sp.Bogon),
 		Distribution: make([]addressSpaceRegistry, 0, len(sp.Registries)),
 	}
 	if t, ok := v.snap.SourceDate(dataset.SourceBGP); ok {
@@ -50,10 +50,11 @@ func (s *Server) addressSpace(w http.ResponseWriter, is4 bool) error {
 	}
 	for _, r := range sp.Registries {
 		body.Distribution = append(body.Distribution, addressSpaceRegistry{
-			Name: r.Registry, Total: count(r.Total), Announced: count(r.Announced), Bogon: count(r.Bogon),
+			Name: r.Registry, Total: jsonCount(r.Total), Announced: jsonCount(r.Announced), Bogon: jsonCount(r.Bogon),
 		})
 	}
 	return web.WriteJSON(w, http.StatusOK, body)
 }
 
-func count(c netinfo.AddrCount) json.Number { return json.Number(c.String()) }
+// jsonCount is an address count as a JSON number, exact at any size.
+func jsonCount(c netinfo.AddrCount) json.Number { return json.Number(c.String()) }

@@ -285,6 +285,11 @@ func (a graphqlAnswerer) Answer(r *http.Request, path, rawQuery string) (int, []
 		a.s.opt.Log.ErrorContext(r.Context(), "GraphQL root field has no REST handler", "path", path)
 		return a.errorBody(http.StatusInternalServerError, "An error occurred and the request was not completed. Please try again.")
 	}
+	// A refusal about the caller (an omitted ip the data does not know) is no-store too, as
+	// its REST answer is.
+	if b, ok := r.Context().Value(graphqlBillKey{}).(*graphqlBill); ok && rec.header["Cache-Control"] != nil {
+		b.noStore = true
+	}
 	if err != nil {
 		code, desc := statusOf(err)
 		if code >= 500 {
@@ -294,9 +299,6 @@ func (a graphqlAnswerer) Answer(r *http.Request, path, rawQuery string) (int, []
 	}
 	if rec.code == 0 {
 		rec.code = http.StatusOK
-	}
-	if b, ok := r.Context().Value(graphqlBillKey{}).(*graphqlBill); ok && rec.header["Cache-Control"] != nil {
-		b.noStore = true
 	}
 	// The body outlives the recorder: the executor reads it after this returns.
 	return rec.code, bytes.Clone(rec.body)

@@ -298,14 +298,24 @@ func TestGraphQLNoStore(t *testing.T) {
 	for _, tc := range []struct {
 		pkg, query string
 		want       string
+		remote     string // the caller; 81.2.69.160 when empty
 	}{
-		{"free-api", `{ clientIp { ipString } }`, "no-store"},
-		{"free-api", `{ amIRoaming { roamingStatus } }`, "no-store"},
-		{"ip-geolocation", `{ countryInfo(code: "IE") { name } ipGeolocation(ip: "81.2.69.160") { ip } }`, "no-store"},
-		{"ip-geolocation", `{ ipGeolocation(ip: "81.2.69.160", utcReference: 1700000000) { ip } }`, ""},
-		{"ip-geolocation", `{ countryInfo(code: "IE") { name } }`, ""},
+		{"free-api", `{ clientIp { ipString } }`, "no-store", ""},
+		{"free-api", `{ amIRoaming { roamingStatus } }`, "no-store", ""},
+		{"ip-geolocation", `{ countryInfo(code: "IE") { name } ipGeolocation(ip: "81.2.69.160") { ip } }`, "no-store", ""},
+		{"ip-geolocation", `{ ipGeolocation(ip: "81.2.69.160", utcReference: 1700000000) { ip } }`, "", ""},
+		{"ip-geolocation", `{ countryInfo(code: "IE") { name } }`, "", ""},
+		// About the caller (no ip): no-store, whether the lookup answers or is refused.
+		{"network-engineering", `{ networkByIp { ip } }`, "no-store", ""},
+		{"network-engineering", `{ networkByIp(ip: "8.8.8.8") { ip } }`, "", ""},
+		{"ip-geolocation", `{ timeZone(utcReference: 1700000000) { ianaTimeId } }`, "no-store", "10.1.2.3:1"},
+		{"ip-geolocation", `{ timeZone(ip: "10.1.2.3", utcReference: 1700000000) { ianaTimeId } }`, "", "10.1.2.3:1"},
 	} {
-		rec := gqlDo(t, s, tc.pkg, gqlBody(tc.query, nil), nil, "81.2.69.160:1")
+		remote := tc.remote
+		if remote == "" {
+			remote = "81.2.69.160:1"
+		}
+		rec := gqlDo(t, s, tc.pkg, gqlBody(tc.query, nil), nil, remote)
 		if got := rec.Header().Get("Cache-Control"); rec.Code != 200 || got != tc.want {
 			t.Errorf("%s %s: %d, Cache-Control %q, want %q", tc.pkg, tc.query, rec.Code, got, tc.want)
 		}

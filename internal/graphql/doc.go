@@ -6,10 +6,11 @@
 // There are no resolvers with logic of their own: each root field is one call of the
 // Answerer, named in a table (roots.go) with the REST path; the field's arguments become
 // that endpoint's query parameters under the same names. The commercial service's SDK
-// shapes (ipData, locationData, network) are views over the answers (views.go), which move
-// and rename members; two of them come from answers no REST endpoint serves (PathIPData,
-// PathLocationData), and two of their fields (addressFamily, confidence's description) are
-// written by the view from members of the answer. The REST layer renders every answer as
+// shapes (ipData, locationData, network, asnInfoFull) are views over the answers
+// (views.go), which move and rename members; two of them come from answers no REST endpoint
+// serves (PathIPData, PathLocationData), and two of their fields (addressFamily,
+// confidence's description) are written by the view from members of the answer. The SDKs'
+// ipV4 and ipV6 are answers no REST endpoint serves either (PathIPv4Space, PathIPv6Space). The REST layer renders every answer as
 // JSON once, so the GraphQL answer has the REST answer's values, and only the selected
 // subtrees of that JSON are read. The package owns parsing and validation (github.com/vektah/gqlparser),
 // the schemas and their SDL, introspection, variables, limits and the response format; the
@@ -23,7 +24,8 @@
 //   - Cost: at most MaxCost (5000). A root field that runs a lookup costs RootCost (100),
 //     networkByCidr that times its depthLimit (rootScale), every other field 1, and fields
 //     inside a list count once per element the list may hold: the page size argument for
-//     paged lists (transitTo: batchSize, subnets: subnetsBatchSize), 250 for countries, 4
+//     paged lists (transitTo: batchSize, subnets: subnetsBatchSize; asnInfoFull's two
+//     lists: peersCap, 50 when absent or out of range), 250 for countries, 4
 //     for a country's isoAdminLanguages and 2 for its continents, 20 for the networks of a
 //     CIDR range (nested networks once), DefaultListSize (10) for other lists, 1 for
 //     introspection lists (their answers are precomputed). Arguments given as variables

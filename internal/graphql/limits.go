@@ -27,17 +27,22 @@ const (
 
 // listSize bounds a list field for the cost estimate: fixed elements, or the value of a
 // page size argument of the root field (def when absent, at most max, which is the REST
-// endpoint's hard limit: a larger value is refused there).
+// endpoint's hard limit: a larger value is refused there). With outsideIsDef, a value
+// outside 1..maxValue is not refused but answered as def (asn-info-full's peersCap).
 type listSize struct {
 	fixed         int
 	arg           string
 	def, maxValue int
+	outsideIsDef  bool
 }
 
 var listSizes = map[typeField]listSize{
-	{"Query", "countries"}:     {fixed: 250},
-	{"AsnInfo", "transitTo"}:   {arg: "batchSize", def: 10, maxValue: 50},
-	{"CidrNetwork", "subnets"}: {arg: "subnetsBatchSize", def: 20, maxValue: 20},
+	{"Query", "countries"}:   {fixed: 250},
+	{"AsnInfo", "transitTo"}: {arg: "batchSize", def: 10, maxValue: 50},
+	// Both of asnInfoFull's lists: peersCap of each, 50 when absent or out of range.
+	{"AsnInfoFull", "receivingFrom"}: {arg: "peersCap", def: 50, maxValue: 50, outsideIsDef: true},
+	{"AsnInfoFull", "transitTo"}:     {arg: "peersCap", def: 50, maxValue: 50, outsideIsDef: true},
+	{"CidrNetwork", "subnets"}:       {arg: "subnetsBatchSize", def: 20, maxValue: 20},
 	// The networks of a range: a page-sized list at the top; the nested lists count once,
 	// since the whole tree holds at most 1000 networks (netinfo.MaxNetworks) and the
 	// response size limit bounds the rest.
@@ -85,7 +90,7 @@ func checkLimits(op *ast.OperationDefinition, doc *ast.QueryDocument, vars map[s
 	c := costMeter{doc: doc, vars: vars}
 	if cost := c.selectionSet(op.SelectionSet, true, false); cost > MaxCost {
 		return &limitError{code: "COST_LIMIT_EXCEEDED",
-			msg: fmt.Sprintf("The query is too costly: its estimated cost is over %d, the limit. Each root field costs %d (networkByCidr that times its depthLimit), each other field 1, and fields inside lists count once per element (page size, 250 for countries, 4 for a country's languages, 2 for its continents, %d for other lists). Ask for fewer root fields, fields or list elements, or split the query.", MaxCost, RootCost, DefaultListSize)}
+			msg: fmt.Sprintf("The query is too costly: its estimated cost is over %d, the limit. Each root field costs %d (networkByCidr that times its depthLimit), each other field 1, and fields inside lists count once per element (page size, 50 for asnInfoFull's lists by default, 250 for countries, 4 for a country's languages, 2 for its continents, %d for other lists). Ask for fewer root fields, fields or list elements, or split the query.", MaxCost, RootCost, DefaultListSize)}
 	}
 	return nil
 }
@@ -229,7 +234,7 @@ func (c *costMeter) listSize(f *ast.Field) int {
 func (c *costMeter) argSize(ls listSize) int {
 	n := ls.def
 	if a := c.rootArgs.ForName(ls.arg); a != nil {
-		if v, ok := intArg(a.Value, c.vars); ok {
+		if v, ok := intArg(a.Value, c.vars); ok && (!ls.outsideIsDef || 1 <= v && v <= ls.maxValue) {
 			n = v
 		}
 	}

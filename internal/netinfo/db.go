@@ -9,8 +9,9 @@ import (
 	"github.com/gaissmai/bart"
 )
 
-// DB is the decoded, immutable netinfo section. It is safe for concurrent use. Build one
-// with Decode; the zero value is not usable.
+// DB is the decoded, immutable netinfo section (but for Space's counts, worked out once on
+// first use). It is safe for concurrent use. Build one with Decode; the zero value is not
+// usable.
 type DB struct {
 	sources Sources
 	strs    []string // string table; every string is a slice of one copy of the section

@@ -31,9 +31,10 @@ type spaceOnce struct {
 	space Space
 }
 
-// Space returns the Space of IPv4 (is4) or IPv6. It is worked out on the first call for
-// each family and kept: a few hundred milliseconds over the full data, which no lookup
-// should pay at load for an answer few clients ask for.
+// Space returns the Space of IPv4 (is4) or IPv6; its Registries are shared and read-only.
+// It is worked out on the first call for each family and kept (the DB's one field set after
+// Decode): a few hundred milliseconds over the full data, which no load should pay for an
+// answer few clients ask for.
 func (db *DB) Space(is4 bool) Space {
 	s := &db.spaces[0]
 	if !is4 {
@@ -43,10 +44,9 @@ func (db *DB) Space(is4 bool) Space {
 	return s.space
 }
 
-// space counts the family's addresses run by run: Lookup's answer can change only where a
-// prefix of one of its tables (registry pieces, announced networks, bogon and not-bogon
-// pieces) starts or ends, so between two such boundaries one Lookup speaks for every
-// address.
+// space counts the family's addresses run by run: the tables' answer can change only where
+// one of their prefixes (registry pieces, announced networks, bogon and not-bogon pieces)
+// starts or ends, so between two such boundaries one lookup speaks for every address.
 func (db *DB) space(is4 bool) Space {
 	top := hostMask(width(is4)) // the family's last address
 	cuts := []u128{{}}
@@ -82,6 +82,9 @@ func (db *DB) space(is4 bool) Space {
 		}
 		n := countOf(last.sub(first)).Add(Count(1))
 		net, _ := db.Lookup(first.addr(is4))
+		if !is4 { // not Lookup, which answers ::ffff:0:0/96 from the IPv4 tables
+			net, _ = db.fromLeaf(db.trieLeaf(first.addr(is4)))
+		}
 		s.Total = s.Total.Add(n)
 		var r *RegistrySpace
 		if net.Registry != "" {

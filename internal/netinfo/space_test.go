@@ -52,6 +52,25 @@ func TestSpaceEmpty(t *testing.T) {
 	}
 }
 
+// TestSpaceIPv4Mapped: IPv6 space is counted from the IPv6 tables, ::ffff:0:0/96 too,
+// although Lookup answers its addresses from the IPv4 tables. A block ending just before
+// it makes ::ffff:0:0 the start of a run.
+func TestSpaceIPv4Mapped(t *testing.T) {
+	db := mustDB(t, netinfo.Input{Registry: []netinfo.RegistryBlock{
+		{First: netip.MustParseAddr("0.0.0.0"), Last: netip.MustParseAddr("255.255.255.255"), Registry: "ARIN", Status: "allocated"},
+		{First: netip.MustParseAddr("::"), Last: netip.MustParseAddr("::fffe:ffff:ffff"), Registry: "IETF", Status: "reserved"},
+		{First: netip.MustParseAddr("::"), Last: netip.MustParseAddr("ff:ffff:ffff:ffff:ffff:ffff:ffff:ffff"), Registry: "IANA", Status: "reserved"},
+	}})
+	got := spaceCounts(db.Space(false)).Registries
+	want := map[string][3]string{
+		"IANA": {"1329227995784915872903525589598601216", "0", "0"}, // 2^120 less IETF's
+		"IETF": {"281470681743360", "0", "0"},                       // 0xffff00000000
+	}
+	if diff := gocmp.Diff(want, got); diff != "" {
+		t.Errorf("IPv6 registries (-want +got):\n%s", diff)
+	}
+}
+
 func TestAddrCountAddCmp(t *testing.T) {
 	max64 := netinfo.Count(^uint64(0))
 	two64 := max64.Add(netinfo.Count(1))

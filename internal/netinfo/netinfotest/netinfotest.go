@@ -141,7 +141,11 @@ func (r *Reference) Lookup(a netip.Addr) (netinfo.Network, bool) {
 	if !a.IsValid() {
 		return netinfo.Network{}, false
 	}
-	a = a.Unmap().WithZone("")
+	return r.lookup(a.Unmap().WithZone(""))
+}
+
+// lookup is Lookup of an address as it is, an IPv4-mapped one in the IPv6 tables.
+func (r *Reference) lookup(a netip.Addr) (netinfo.Network, bool) {
 	var n netinfo.Network
 	found := false
 
@@ -440,7 +444,8 @@ func (r *Reference) Space(is4 bool) SpaceCounts {
 			next = num(cuts[i+1])
 		}
 		n := new(big.Int).Sub(next, num(a))
-		net, _ := r.Lookup(a)
+		net, _ := r.lookup(a) // IPv6 space stays IPv6: ::ffff:0:0/96 is not IPv4's
+
 		total.Add(total, n)
 		var reg *[3]big.Int
 		if net.Registry != "" {

@@ -189,6 +189,16 @@ func (a graphqlAnswerer) serve(path string, w http.ResponseWriter, r *http.Reque
 		return true, s.asnInfo(w, r)
 	case "/data/asn-info-full":
 		return true, s.asnInfoFull(w, r)
+	case "/data/asn-info-receiving-from":
+		return true, s.asnInfoReceivingFrom(w, r)
+	case "/data/asn-rank-list":
+		return true, s.asnRankList(w, r)
+	case "/data/prefixes-list":
+		return true, s.prefixesList(w, r)
+	case "/data/tor-exit-nodes-list":
+		return true, s.torExitNodesList(w, r)
+	case "/data/phone-number-validate-by-ip":
+		return true, s.phoneValidateByIP(w, r)
 	case "/data/phone-number-validate":
 		return true, s.phoneValidate(w, r)
 	case "/data/reverse-geocode":

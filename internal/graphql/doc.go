@@ -24,8 +24,9 @@
 //   - Cost: at most MaxCost (5000). A root field that runs a lookup costs RootCost (100),
 //     networkByCidr that times its depthLimit (rootScale), every other field 1, and fields
 //     inside a list count once per element the list may hold: the page size argument for
-//     paged lists (transitTo: batchSize, subnets: subnetsBatchSize; asnInfoFull's two
-//     lists: peersCap, 50 when absent or out of range), 250 for countries, 4
+//     paged lists (transitTo, receivingFrom and the list roots' entries: batchSize;
+//     subnets: subnetsBatchSize; asnInfoFull's two lists: peersCap, 50 when absent or out
+//     of range), 250 for countries, 4
 //     for a country's isoAdminLanguages and 2 for its continents, 20 for the networks of a
 //     CIDR range (nested networks once), DefaultListSize (10) for other lists, 1 for
 //     introspection lists (their answers are precomputed). Arguments given as variables

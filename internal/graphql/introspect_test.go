@@ -236,8 +236,8 @@ func TestGraphQLRootsPerPackage(t *testing.T) {
 	want := map[string][]string{
 		IPGeolocation:      {"asnInfo", "countries", "countryInfo", "hazardReport", "ipData", "ipGeolocation", "networkByIp", "timeZone", "timezoneInfo", "userAgent", "userRisk"},
 		ReverseGeocoding:   {"locationData", "reverseGeocode"},
-		PhoneEmail:         {"phoneNumber"},
-		NetworkEngineering: {"asnInfo", "asnInfoFull", "ipV4", "ipV6", "network", "networkByCidr", "networkByIp"},
+		PhoneEmail:         {"phoneNumber", "phoneNumberByIp"},
+		NetworkEngineering: {"asnInfo", "asnInfoFull", "asnInfoReceivingFrom", "asnRankList", "ipV4", "ipV6", "network", "networkByCidr", "networkByIp", "prefixesList", "torExitNodesList"},
 		FreeAPI:            {"amIRoaming", "clientInfo", "clientIp", "reverseGeocodeClient"},
 	}
 	ps, err := Packages()

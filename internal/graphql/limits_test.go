@@ -45,6 +45,11 @@ func TestGraphQLLimits(t *testing.T) {
 		{"asnInfoFull peersCap 0 is 50", NetworkEngineering, aliases(20, `asnInfoFull(asn: 1, peersCap: 0) { receivingFrom { asn rank } transitTo { asn rank } }`), nil, "COST_LIMIT_EXCEEDED", "too costly"},
 		{"asnInfoFull peersCap 99 is 50", NetworkEngineering, aliases(20, `asnInfoFull(asn: 1, peersCap: 99) { receivingFrom { asn rank } transitTo { asn rank } }`), nil, "COST_LIMIT_EXCEEDED", "too costly"},
 		{"asnInfoFull peersCap 1 is cheap", NetworkEngineering, aliases(20, `asnInfoFull(asn: 1, peersCap: 1) { receivingFrom { asn rank } transitTo { asn rank } }`), nil, "", ""},
+		// The list roots' pages count batchSize entries (100 when absent).
+		{"asnRankList default page", NetworkEngineering, `{ asnRankList { asns { asn asnNumeric organisation name rank } } }`, nil, "", ""},
+		{"asnRankList page of 1000", NetworkEngineering, `{ asnRankList(batchSize: 1000) { asns { asn asnNumeric organisation name rank } } }`, nil, "COST_LIMIT_EXCEEDED", "too costly"},
+		{"prefixesList page of 1000", NetworkEngineering, `{ prefixesList(asn: 1, batchSize: 1000) { prefixes { bgpPrefix isBogon isAnnounced registryStatus carriers { asn } } } }`, nil, "COST_LIMIT_EXCEEDED", "too costly"},
+		{"torExitNodesList page of 1000", NetworkEngineering, `{ torExitNodesList(batchSize: 1000) { nodes { ip countryCode countryName carriers { asn } } } }`, nil, "COST_LIMIT_EXCEEDED", "too costly"},
 		{"countries with every field of interest", IPGeolocation, `{ countries { isoAlpha2 isoAlpha3 m49Code name isoName isoNameFull unRegion callingCode countryFlagEmoji wikidataId geonameId isIndependent currency { code } } }`, nil, "", ""},
 		{"countries with their continents", IPGeolocation, `{ countries { isoAlpha2 continents { continent continentCode } } }`, nil, "", ""},
 		{"countries with their languages", IPGeolocation, `{ countries { isoAlpha2 isoAdminLanguages { isoAlpha3 isoAlpha2 isoName nativeName } } }`, nil, "", ""},

@@ -29,6 +29,11 @@ const (
 	pathASNInfo       = "/data/asn-info-transit-to"
 	pathASNRecord     = "/data/asn-info"
 	pathASNFull       = "/data/asn-info-full"
+	pathASNReceiving  = "/data/asn-info-receiving-from"
+	pathASNRankList   = "/data/asn-rank-list"
+	pathPrefixesList  = "/data/prefixes-list"
+	pathTorExits      = "/data/tor-exit-nodes-list"
+	pathPhoneByIP     = "/data/phone-number-validate-by-ip"
 	pathPhone         = "/data/phone-number-validate"
 	pathReverse       = "/data/reverse-geocode"
 	pathReverseClient = "/data/reverse-geocode-client"
@@ -90,16 +95,21 @@ var rootTable = map[string]map[string]root{
 		"locationData":   {path: PathLocationData}, // the SDKs' root and shape
 	},
 	PhoneEmail: {
-		"phoneNumber": {path: pathPhone},
+		"phoneNumber":     {path: pathPhone},
+		"phoneNumberByIp": {path: pathPhoneByIP},
 	},
 	NetworkEngineering: {
-		"networkByIp":   {path: pathNetworkByIP},
-		"network":       {path: pathNetworkByIP}, // the SDKs' root and shape
-		"networkByCidr": {path: pathNetworkByCIDR},
-		"asnInfo":       {path: pathASNInfo},
-		"asnInfoFull":   {path: pathASNFull},   // the SDKs' root and shape
-		"ipV4":          {path: PathIPv4Space}, // the SDKs' root
-		"ipV6":          {path: PathIPv6Space}, // the SDKs' root
+		"networkByIp":          {path: pathNetworkByIP},
+		"network":              {path: pathNetworkByIP}, // the SDKs' root and shape
+		"networkByCidr":        {path: pathNetworkByCIDR},
+		"asnInfo":              {path: pathASNInfo},
+		"asnInfoFull":          {path: pathASNFull}, // the SDKs' root and shape
+		"asnInfoReceivingFrom": {path: pathASNReceiving},
+		"asnRankList":          {path: pathASNRankList},
+		"prefixesList":         {path: pathPrefixesList},
+		"torExitNodesList":     {path: pathTorExits},
+		"ipV4":                 {path: PathIPv4Space}, // the SDKs' root
+		"ipV6":                 {path: PathIPv6Space}, // the SDKs' root
 	},
 	FreeAPI: {
 		"reverseGeocodeClient": {path: pathReverseClient},

@@ -29,9 +29,14 @@ func (s *Server) asnListRoutes() {
 // commercial service's ("max 1000").
 const listMaxBatch = 1000
 
-// listDefaultBatch is their batchSize when absent. The reference names no default; 100 is a
-// page a person can read and a tenth of the limit.
-const listDefaultBatch = 100
+// The lists' batchSize when absent: the commercial service's defaults, as its own MCP server
+// (@bigdatacloudapi/mcp-server 1.1.0) describes its tools' batchSize ("default 15", "default
+// 25", "default 50"), so that a client that leaves it out gets the page it got there.
+const (
+	rankListDefaultBatch = 15
+	prefixesDefaultBatch = 25
+	torExitsDefaultBatch = 50
+)
 
 // asnFullCap is how many entries of each list asn-info-full gives: the commercial service's
 // "50 most prominent entries".
@@ -150,7 +155,7 @@ var (
 
 // asnRankList answers /data/asn-rank-list: {total, offset, batch, asns[]}, the ASes that
 // have a rank (announce IPv4 space), each in the via-carrier shape of transitTo entries.
-// batchSize 1–1000 (default listDefaultBatch), offset ≥ 0, sort (rankSortNames, default
+// batchSize 1–1000 (default rankListDefaultBatch), offset ≥ 0, sort (rankSortNames, default
 // rank), order asc or desc (default asc); anything else is a 400. batch is the batchSize
 // applied, so the next page is at offset+batch; the last page holds fewer, and an offset
 // past the end none.
@@ -159,7 +164,7 @@ func (s *Server) asnRankList(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	batch, offset, err := listPaging(r)
+	batch, offset, err := listPaging(r, rankListDefaultBatch)
 	if err != nil {
 		return err
 	}
@@ -207,7 +212,7 @@ func (s *Server) prefixesList(w http.ResponseWriter, r *http.Request) error {
 	if opt.BogonsOnly, err = boolParam(r, "bogonsOnly"); err != nil {
 		return err
 	}
-	if opt.Limit, opt.Offset, err = listPaging(r); err != nil {
+	if opt.Limit, opt.Offset, err = listPaging(r, prefixesDefaultBatch); err != nil {
 		return err
 	}
 	sortIdx, desc, err := sortParams(r, prefixSortNames)
@@ -248,9 +253,9 @@ func prefixAppendEntry(b []byte, db *netinfo.DB, v *countryView, n netinfo.Netwo
 	return append(b, '}')
 }
 
-// listPaging reads batchSize (1–listMaxBatch, default listDefaultBatch) and offset (≥ 0).
-func listPaging(r *http.Request) (batch, offset int, err error) {
-	if batch, err = intParam(r, "batchSize", listDefaultBatch, 1, listMaxBatch); err != nil {
+// listPaging reads batchSize (1–listMaxBatch, default def) and offset (≥ 0).
+func listPaging(r *http.Request, def int) (batch, offset int, err error) {
+	if batch, err = intParam(r, "batchSize", def, 1, listMaxBatch); err != nil {
 		return 0, 0, err
 	}
 	if offset, err = intParam(r, "offset", 0, 0, math.MaxInt32); err != nil {

@@ -103,7 +103,7 @@ func TestASNRankListReal(t *testing.T) {
 	s := ipRealServer(t)
 	first := ipGetJSON(t, s, "/data/asn-rank-list?key=good", 200)
 	total := int(first["total"].(float64))
-	if total < 1000 || first["batch"] != float64(listDefaultBatch) || len(first["asns"].([]any)) != listDefaultBatch {
+	if total < 1000 || first["batch"] != float64(rankListDefaultBatch) || len(first["asns"].([]any)) != rankListDefaultBatch {
 		t.Fatalf("default page: total %d, batch %v, %d asns", total, first["batch"], len(first["asns"].([]any)))
 	}
 	for _, sort := range rankSortNames {
@@ -299,4 +299,35 @@ func FuzzParseEnum(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestListDefaultPages: without batchSize each list answers the commercial service's
+// default page (as its MCP server describes it), on ASes and data with more entries than
+// that.
+func TestListDefaultPages(t *testing.T) {
+	s := ipRealServer(t)
+	for _, tc := range []struct {
+		target, list string
+		want         int
+	}{
+		{"/data/asn-info-transit-to?asn=AS3356", "transitTo", 25},
+		{"/data/asn-rank-list", "asns", 15},
+		{"/data/prefixes-list?asn=AS13335", "prefixes", 25},
+		{"/data/tor-exit-nodes-list", "nodes", 50},
+	} {
+		body := ipGetJSON(t, s, tc.target+sep(tc.target)+"key=good", 200)
+		if got := len(body[tc.list].([]any)); got != tc.want {
+			t.Errorf("%s: %d %s, want %d", tc.target, got, tc.list, tc.want)
+		}
+		if b, ok := body["batch"]; ok && b != float64(tc.want) {
+			t.Errorf("%s: batch %v, want %d", tc.target, b, tc.want)
+		}
+	}
+}
+
+func sep(target string) string {
+	if strings.Contains(target, "?") {
+		return "&"
+	}
+	return "?"
 }

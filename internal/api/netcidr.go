@@ -174,10 +174,11 @@ func cidrFactsOf(snap *dataset.Snapshot, v *countryView, p netip.Prefix, n netin
 	return f
 }
 
-// asnDefaultBatch is the batchSize of asn-info-transit-to when the parameter is absent.
-// The spec marks batchSize required but gives no default; the commercial service's own
-// sample asks for 10, so an absent batchSize means 10 rather than a 400.
-const asnDefaultBatch = 10
+// asnDefaultBatch is the batchSize of asn-info-transit-to (and receiving-from) when the
+// parameter is absent. The spec marks batchSize required but gives no default; the
+// commercial service's own MCP server (@bigdatacloudapi/mcp-server 1.1.0) describes both
+// endpoints' batchSize as "default 25", so an absent batchSize means 25 rather than a 400.
+const asnDefaultBatch = 25
 
 // asnMaxBatch is the spec's hard limit on transitTo entries per call.
 const asnMaxBatch = 50

@@ -10,7 +10,7 @@ import (
 //
 //	total   how many exit addresses the lists hold
 //	offset  the offset answered (the parameter, default 0)
-//	batch   the page size answered (batchSize, 1 to 1000, default 100); nodes holds fewer
+//	batch   the page size answered (batchSize, 1 to 1000, default 50); nodes holds fewer
 //	        at the end of the list
 //	nodes   {ip, countryName, countryCode, carriers}: countryCode and countryName (in
 //	        localityLanguage) are where the geolocation data places the address, both
@@ -21,7 +21,7 @@ import (
 // batchSize and offset out of range or malformed are 400s. It needs the risk, network and
 // geolocation data (503 without).
 func (s *Server) torExitNodesList(w http.ResponseWriter, r *http.Request) error {
-	batch, offset, err := listPaging(r) // as the other lists
+	batch, offset, err := listPaging(r, torExitsDefaultBatch) // as the other lists
 	if err != nil {
 		return err
 	}

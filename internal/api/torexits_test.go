@@ -44,7 +44,7 @@ func TestTorExitNodesList(t *testing.T) {
 	snap := datasettest.Real(t)
 	s := placesServer(t, snap)
 	first := getTorPage(t, s, "")
-	if first.Total != len(snap.Risk.TorExits()) || first.Total < 100 || first.Offset != 0 || first.Batch != listDefaultBatch || len(first.Nodes) != listDefaultBatch {
+	if first.Total != len(snap.Risk.TorExits()) || first.Total < 100 || first.Offset != 0 || first.Batch != torExitsDefaultBatch || len(first.Nodes) != torExitsDefaultBatch {
 		t.Fatalf("default page: total %d offset %d batch %d, %d nodes", first.Total, first.Offset, first.Batch, len(first.Nodes))
 	}
 	var all []netip.Addr

@@ -38,12 +38,12 @@ type listSize struct {
 
 var listSizes = map[typeField]listSize{
 	{"Query", "countries"}:                    {fixed: 250},
-	{"AsnInfo", "transitTo"}:                  {arg: "batchSize", def: 10, maxValue: 50},
-	{"AsnInfoReceivingFrom", "receivingFrom"}: {arg: "batchSize", def: 10, maxValue: 50},
-	// The lists of the network-engineering lists' pages: batchSize, 100 by default.
-	{"AsnRankList", "asns"}:       {arg: "batchSize", def: 100, maxValue: 1000},
-	{"PrefixesList", "prefixes"}:  {arg: "batchSize", def: 100, maxValue: 1000},
-	{"TorExitNodesList", "nodes"}: {arg: "batchSize", def: 100, maxValue: 1000},
+	{"AsnInfo", "transitTo"}:                  {arg: "batchSize", def: 25, maxValue: 50},
+	{"AsnInfoReceivingFrom", "receivingFrom"}: {arg: "batchSize", def: 25, maxValue: 50},
+	// The lists of the network-engineering lists' pages: batchSize, each REST default.
+	{"AsnRankList", "asns"}:       {arg: "batchSize", def: 15, maxValue: 1000},
+	{"PrefixesList", "prefixes"}:  {arg: "batchSize", def: 25, maxValue: 1000},
+	{"TorExitNodesList", "nodes"}: {arg: "batchSize", def: 50, maxValue: 1000},
 	// Both of asnInfoFull's lists: peersCap of each, 50 when absent or out of range.
 	{"AsnInfoFull", "receivingFrom"}: {arg: "peersCap", def: 50, maxValue: 50, outsideIsDef: true},
 	{"AsnInfoFull", "transitTo"}:     {arg: "peersCap", def: 50, maxValue: 50, outsideIsDef: true},

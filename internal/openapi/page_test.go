@@ -20,7 +20,7 @@ func TestWriteHTML(t *testing.T) {
 		"<code>rankText</code>",
 		"<code>transitTo</code> <span class=\"req\">always</span>",
 		`array of <a href="#schema-ViaCarrier">ViaCarrier</a>`,
-		"1 to 50; default 10",   // batchSize
+		"1 to 50; default 25",   // batchSize
 		"MaxMind &lt;&amp;&gt;", // attribution is escaped
 		"<code>x-service-key</code>",
 		`<span class="badge">no key</span>`,

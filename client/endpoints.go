@@ -38,7 +38,7 @@ type NetworkByCIDRRequest struct {
 // ASNInfoRequest asks for an AS and the ASes it carries traffic to.
 type ASNInfoRequest struct {
 	ASN              uint32 // required
-	BatchSize        int    // 1 to 50; 0: the server's default (10)
+	BatchSize        int    // 1 to 50; 0: the server's default (25)
 	Offset           int
 	LocalityLanguage string
 }
@@ -52,7 +52,7 @@ type ASNInfoFullRequest struct {
 
 // ASNRankListRequest asks for a page of the ranked ASes.
 type ASNRankListRequest struct {
-	BatchSize        int // 1 to 1000; 0: the server's default (100)
+	BatchSize        int // 1 to 1000; 0: the server's default (15)
 	Offset           int
 	Sort             string // rank (""), asn, asnNumeric, organisation or countryCode
 	Order            string // asc ("") or desc
@@ -64,7 +64,7 @@ type PrefixesListRequest struct {
 	ASN              uint32 // required
 	IPv6             bool   // the IPv6 prefixes (isv4=false); else the IPv4 ones
 	BogonsOnly       bool
-	BatchSize        int // 1 to 1000; 0: the server's default (100)
+	BatchSize        int // 1 to 1000; 0: the server's default (25)
 	Offset           int
 	Sort             string // bgpPrefix ("") or size
 	Order            string // asc ("") or desc

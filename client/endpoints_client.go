@@ -88,7 +88,7 @@ type ClientInfo struct {
 
 // TorExitNodesRequest asks for a page of the Tor exit list.
 type TorExitNodesRequest struct {
-	BatchSize        int // 1 to 1000; 0: the server's default (100)
+	BatchSize        int // 1 to 1000; 0: the server's default (50)
 	Offset           int
 	LocalityLanguage string
 }

@@ -71,25 +71,15 @@ var views = map[typeField]view{
 	},
 
 	// network (and ipData's network): the network with bgpPrefix an object.
-	{"BgpNetwork", "bgpPrefix"}: func(v viewArgs) []byte {
-		if v.member("bgpPrefix") == nil {
-			return nil
-		}
-		return v.self
-	},
+	{"BgpNetwork", "bgpPrefix"}: selfWhen("bgpPrefix"),
 	{"BgpPrefix", "cidrString"}: memberView("bgpPrefix"),
 	{"BgpPrefix", "firstIp"}:    ipStringView("bgpPrefixNetworkAddress"),
 	{"BgpPrefix", "lastIp"}:     ipStringView("bgpPrefixLastAddress"),
 
 	// asnInfoFull: the registration country as an object, null where REST's code is empty.
-	{"AsnInfoFull", "registeredCountry"}: func(v viewArgs) []byte {
-		if m := v.member("registeredCountry"); m == nil || string(m) == `""` {
-			return nil
-		}
-		return v.self
-	},
-	{"RegisteredCountry", "isoAlpha2"}: memberView("registeredCountry"),
-	{"RegisteredCountry", "name"}:      memberView("registeredCountryName"),
+	{"AsnInfoFull", "registeredCountry"}: selfWhen("registeredCountry"),
+	{"RegisteredCountry", "isoAlpha2"}:   memberView("registeredCountry"),
+	{"RegisteredCountry", "name"}:        memberView("registeredCountryName"),
 
 	// countryInfo { currency { isoName } }: ISO 4217's name is the name REST writes.
 	{"Currency", "isoName"}: memberView("name"),
@@ -97,6 +87,17 @@ var views = map[typeField]view{
 
 // self is the view of a field that is the object itself, seen as another type.
 func self(v viewArgs) []byte { return v.self }
+
+// selfWhen is the view of a field that is the object itself seen as another type, null
+// when the member name it is built around is absent or the empty string.
+func selfWhen(name string) view {
+	return func(v viewArgs) []byte {
+		if m := v.member(name); m == nil || string(m) == `""` {
+			return nil
+		}
+		return v.self
+	}
+}
 
 // memberView is the view of a field that is the member name under another name.
 func memberView(name string) view { return func(v viewArgs) []byte { return v.member(name) } }

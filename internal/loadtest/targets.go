@@ -58,16 +58,16 @@ func Targets(staticPath string) []Target {
 		{"asn-info-full", "/data/asn-info-full", func(rng *rand.Rand) string {
 			return "asn=AS" + bigASes[rng.IntN(len(bigASes))]
 		}},
-		// The lists at their default page of 100: an answer of tens of kilobytes, so their
-		// ratios say what a page costs, not a lookup.
+		// The lists in pages of 100 (more than their defaults): an answer of tens of
+		// kilobytes, so their ratios say what a page costs, not a lookup.
 		{"asn-rank-list", "/data/asn-rank-list", func(rng *rand.Rand) string {
-			return fmt.Sprintf("offset=%d&sort=%s", rng.IntN(77000), []string{"rank", "organisation", "countryCode"}[rng.IntN(3)])
+			return fmt.Sprintf("batchSize=100&offset=%d&sort=%s", rng.IntN(77000), []string{"rank", "organisation", "countryCode"}[rng.IntN(3)])
 		}},
 		{"prefixes-list", "/data/prefixes-list", func(rng *rand.Rand) string {
-			return "asn=AS" + bigASes[rng.IntN(len(bigASes))] + "&isv4=" + []string{"true", "false"}[rng.IntN(2)]
+			return "batchSize=100&asn=AS" + bigASes[rng.IntN(len(bigASes))] + "&isv4=" + []string{"true", "false"}[rng.IntN(2)]
 		}},
 		{"tor-exit-nodes-list", "/data/tor-exit-nodes-list", func(rng *rand.Rand) string {
-			return fmt.Sprintf("offset=%d", rng.IntN(2000))
+			return fmt.Sprintf("batchSize=100&offset=%d", rng.IntN(2000))
 		}},
 		{"phone-number-validate-by-ip", "/data/phone-number-validate-by-ip", func(rng *rand.Rand) string {
 			return "number=0293744000&ip=" + url.QueryEscape(RandomAddr(rng).String())

@@ -81,9 +81,11 @@ func (db *DB) space(is4 bool) Space {
 			last = cuts[i+1].sub(u128{0, 1})
 		}
 		n := countOf(last.sub(first)).Add(Count(1))
-		net, _ := db.Lookup(first.addr(is4))
-		if !is4 { // not Lookup, which answers ::ffff:0:0/96 from the IPv4 tables
-			net, _ = db.fromLeaf(db.trieLeaf(first.addr(is4)))
+		var net Network
+		if a := first.addr(is4); is4 {
+			net, _ = db.Lookup(a)
+		} else { // the tries, not Lookup, which answers ::ffff:0:0/96 from the IPv4 tables
+			net, _ = db.fromLeaf(db.trieLeaf(a))
 		}
 		s.Total = s.Total.Add(n)
 		var r *RegistrySpace

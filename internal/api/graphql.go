@@ -250,8 +250,9 @@ func (w noStoreWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 type graphqlBillKey struct{}
 
-// charge takes one unit for a lookup of r's request.
-func (a graphqlAnswerer) charge(r *http.Request) error {
+// charge takes one unit for a lookup of r's request. A keyless refusal sets Retry-After on
+// w, as the REST door does.
+func (a graphqlAnswerer) charge(w http.ResponseWriter, r *http.Request) error {
 	b, ok := r.Context().Value(graphqlBillKey{}).(*graphqlBill)
 	if !ok {
 		return nil // not a GraphQL request: its REST door charged it
@@ -262,7 +263,9 @@ func (a graphqlAnswerer) charge(r *http.Request) error {
 	}
 	if b.keyless != nil {
 		if ok, wait := b.keyless.allow(b.addr); !ok {
-			return keylessRefused(keylessRetrySecs(wait))
+			secs := keylessRetrySecs(wait)
+			w.Header().Set("Retry-After", strconv.Itoa(secs))
+			return keylessRefused(secs)
 		}
 		return nil
 	}
@@ -270,15 +273,15 @@ func (a graphqlAnswerer) charge(r *http.Request) error {
 }
 
 // Answer implements graphql.Answerer.
-func (a graphqlAnswerer) Answer(r *http.Request, path, rawQuery string) (int, []byte) {
+func (a graphqlAnswerer) Answer(r *http.Request, path, rawQuery string) graphql.Reply {
 	// Refused before the charge, as REST refuses it before the key.
 	if err := checkLocalityLanguage(rawQuery); err != nil {
-		code, desc := statusOf(err)
-		return a.errorBody(code, desc)
+		return a.errorReply(err, nil)
 	}
-	if err := a.charge(r); err != nil {
-		code, desc := statusOf(err)
-		return a.errorBody(code, desc)
+	rec := recorderPool.Get().(*answerRecorder)
+	defer rec.put()
+	if err := a.charge(rec, r); err != nil {
+		return a.errorReply(err, rec.header)
 	}
 	// A shallow copy: the handlers only read the request, and must see the new URL only.
 	sub := r.WithContext(r.Context())
@@ -288,12 +291,10 @@ func (a graphqlAnswerer) Answer(r *http.Request, path, rawQuery string) (int, []
 	sub.Body = http.NoBody
 	sub.ContentLength = 0
 
-	rec := recorderPool.Get().(*answerRecorder)
-	defer rec.put()
 	ok, err := a.serve(path, rec, sub)
 	if !ok {
 		a.s.opt.Log.ErrorContext(r.Context(), "GraphQL root field has no REST handler", "path", path)
-		return a.errorBody(http.StatusInternalServerError, "An error occurred and the request was not completed. Please try again.")
+		return a.errorReply(errors.New("no REST handler"), nil)
 	}
 	// A refusal about the caller (an omitted ip the data does not know) is no-store too, as
 	// its REST answer is.
@@ -301,25 +302,28 @@ func (a graphqlAnswerer) Answer(r *http.Request, path, rawQuery string) (int, []
 		b.noStore = true
 	}
 	if err != nil {
-		code, desc := statusOf(err)
-		if code >= 500 {
+		if code, _ := statusOf(err); code >= 500 {
 			a.s.opt.Log.ErrorContext(r.Context(), "GraphQL lookup failed", "path", path, "status", code, "err", err)
 		}
-		return a.errorBody(code, desc)
+		return a.errorReply(err, rec.header)
 	}
 	if rec.code == 0 {
 		rec.code = http.StatusOK
 	}
 	// The body outlives the recorder: the executor reads it after this returns.
-	return rec.code, bytes.Clone(rec.body)
+	return graphql.Reply{Status: rec.code, Body: bytes.Clone(rec.body)}
 }
 
-func (a graphqlAnswerer) errorBody(code int, desc string) (int, []byte) {
-	b, err := web.Marshal(web.ErrorBody{Status: code, Description: desc})
-	if err != nil {
+// errorReply is err's REST error body, with the wait h's Retry-After asks for (h may be
+// nil).
+func (a graphqlAnswerer) errorReply(err error, h http.Header) graphql.Reply {
+	code, desc := statusOf(err)
+	b, merr := web.Marshal(web.ErrorBody{Status: code, Description: desc})
+	if merr != nil {
 		b = []byte(`{"status":` + strconv.Itoa(code) + `}`)
 	}
-	return code, b
+	secs, _ := strconv.Atoi(h.Get("Retry-After"))
+	return graphql.Reply{Status: code, Body: b, RetryAfter: max(secs, 0)}
 }
 
 // answerRecorder is the ResponseWriter of an in-process REST call. It copies the body, since

@@ -876,7 +876,8 @@ func TestGraphQLFreeAPISharesKeylessLimit(t *testing.T) {
 // TestGraphQLFreeAPIAliasesDrawOnLimit: every root field of a free-api request is one
 // request of the keyless rate limit, as every keyed root is one unit of volume, so that
 // aliases are no way around it: of KeylessBurst+5 aliased lookups in one request, those
-// past the burst are refused with 429 in errors[], and the caller's next request is a 429.
+// past the burst are refused with 429 in errors[], each with the wait REST's Retry-After
+// would give (extensions.retryAfter), and the caller's next request is a 429.
 func TestGraphQLFreeAPIAliasesDrawOnLimit(t *testing.T) {
 	s := newTestServer(t)
 	const remote = "198.51.100.9:1234"
@@ -893,7 +894,8 @@ func TestGraphQLFreeAPIAliasesDrawOnLimit(t *testing.T) {
 	var resp struct {
 		Errors []struct {
 			Extensions struct {
-				Status int `json:"status"`
+				Status     int `json:"status"`
+				RetryAfter int `json:"retryAfter"`
 			} `json:"extensions"`
 		} `json:"errors"`
 	}
@@ -904,6 +906,9 @@ func TestGraphQLFreeAPIAliasesDrawOnLimit(t *testing.T) {
 	for _, e := range resp.Errors {
 		if e.Extensions.Status == 429 {
 			refused++
+			if e.Extensions.RetryAfter < 1 {
+				t.Errorf("a 429 field error without retryAfter: %s", rec.Body)
+			}
 		}
 	}
 	// The bucket refills at KeylessRate per second while the request runs: allow one.

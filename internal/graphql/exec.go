@@ -126,13 +126,13 @@ func (x *executor) rootField(q *ast.Definition, frame []keyedField, kf keyedFiel
 		return true
 	}
 	x.query = appendParams(x.query[:0], f, x.vars)
-	status, body := x.ans.Answer(x.r, rt.path, string(x.query))
-	if status != http.StatusOK {
-		x.errs.add(restMessage(status, body), f.Position, x.path, codeREST, status)
+	rep := x.ans.Answer(x.r, rt.path, string(x.query))
+	if rep.Status != http.StatusOK {
+		x.errs.addRetry(restMessage(rep.Status, rep.Body), f.Position, x.path, codeREST, rep.Status, rep.RetryAfter)
 		return x.nullOrBubble(f.Definition.Type)
 	}
-	x.root = body
-	return x.value(f.Definition.Type, body, sel)
+	x.root = rep.Body
+	return x.value(f.Definition.Type, rep.Body, sel)
 }
 
 func argValue(f *ast.Field, name string) *ast.Value {

@@ -20,7 +20,7 @@ type fakeREST struct {
 	mu    sync.Mutex
 	calls []string // path?query
 	// override answers a path with a status and body instead of the file.
-	override map[string]func(q url.Values) (int, []byte)
+	override map[string]func(q url.Values) Reply
 }
 
 var restFiles = map[string]string{
@@ -58,10 +58,10 @@ var restBodies = sync.OnceValues(func() (map[string][]byte, error) {
 	return out, nil
 })
 
-func (f *fakeREST) Answer(r *http.Request, path, rawQuery string) (int, []byte) {
+func (f *fakeREST) Answer(r *http.Request, path, rawQuery string) Reply {
 	q, err := url.ParseQuery(rawQuery)
 	if err != nil {
-		return 400, []byte(`{"status":400,"description":"bad query string"}`)
+		return Reply{Status: 400, Body: []byte(`{"status":400,"description":"bad query string"}`)}
 	}
 	f.mu.Lock()
 	f.calls = append(f.calls, path+"?"+q.Encode())
@@ -71,17 +71,17 @@ func (f *fakeREST) Answer(r *http.Request, path, rawQuery string) (int, []byte) 
 		return fn(q)
 	}
 	if q.Get("ip") == "1.2.3.4.5" {
-		return 405, []byte(`{"status":405,"description":"The requested IP address \"1.2.3.4.5\" is not valid."}`)
+		return Reply{Status: 405, Body: []byte(`{"status":405,"description":"The requested IP address \"1.2.3.4.5\" is not valid."}`)}
 	}
 	bodies, err := restBodies()
 	if err != nil {
-		return 500, []byte(`{"status":500,"description":"` + err.Error() + `"}`)
+		return Reply{Status: 500, Body: []byte(`{"status":500,"description":"` + err.Error() + `"}`)}
 	}
 	b, ok := bodies[path]
 	if !ok {
-		return 404, []byte(`{"status":404,"description":"There is no endpoint at ` + path + `."}`)
+		return Reply{Status: 404, Body: []byte(`{"status":404,"description":"There is no endpoint at ` + path + `."}`)}
 	}
-	return 200, b
+	return Reply{Status: 200, Body: b}
 }
 
 func (f *fakeREST) callList() []string {
@@ -271,12 +271,33 @@ func TestGraphQLRESTErrorIsFieldError(t *testing.T) {
 	}
 }
 
+// TestGraphQLRefusalRetryAfter: a lookup refused with a wait (a 429's Retry-After) is a
+// field error carrying the wait as extensions.retryAfter, since the GraphQL answer itself
+// is HTTP 200; an error without a wait has no retryAfter.
+func TestGraphQLRefusalRetryAfter(t *testing.T) {
+	s, f := newTestService(t)
+	f.override = map[string]func(url.Values) Reply{pathClientIP: func(url.Values) Reply {
+		return Reply{Status: 429, Body: []byte(`{"status":429,"description":"Too many requests from this address."}`), RetryAfter: 3}
+	}}
+	res := run(t, s, FreeAPI, `{ clientIp { ipString } }`, nil)
+	if len(res.Errors) != 1 || string(res.Data) != `{"clientIp":null}` {
+		t.Fatalf("got %s %+v", res.Data, res.Errors)
+	}
+	if ext := res.Errors[0].Extensions; ext["status"] != float64(429) || ext["retryAfter"] != float64(3) || ext["code"] != codeREST {
+		t.Errorf("extensions %v, want status 429 and retryAfter 3", ext)
+	}
+	res = run(t, s, IPGeolocation, `{ ipGeolocation(ip: "1.2.3.4.5") { ip } }`, nil)
+	if len(res.Errors) != 1 || res.Errors[0].Extensions["retryAfter"] != nil {
+		t.Errorf("a 405 has a retryAfter: %+v", res.Errors)
+	}
+}
+
 func TestGraphQLNonNullViolationBubbles(t *testing.T) {
 	s, f := newTestService(t)
 	// A REST answer without the non-null confidence (a drift the schema test would catch).
-	f.override = map[string]func(url.Values) (int, []byte){
-		pathGeolocation: func(url.Values) (int, []byte) {
-			return 200, []byte(`{"ip":"1.2.3.4","network":{"carriers":[{"asn":"AS1","asnNumeric":1},{"asnNumeric":2}]}}`)
+	f.override = map[string]func(url.Values) Reply{
+		pathGeolocation: func(url.Values) Reply {
+			return Reply{Status: 200, Body: []byte(`{"ip":"1.2.3.4","network":{"carriers":[{"asn":"AS1","asnNumeric":1},{"asnNumeric":2}]}}`)}
 		},
 	}
 	res := run(t, s, IPGeolocation, `{ ipGeolocation { ip confidence } other: ipGeolocation { network { carriers { asn } } } }`, nil)
@@ -444,12 +465,12 @@ func TestGraphQLConcurrent(t *testing.T) {
 // file places).
 func TestASNInfoFullRegisteredCountry(t *testing.T) {
 	s, f := newTestService(t)
-	f.override = map[string]func(url.Values) (int, []byte){pathASNFull: func(q url.Values) (int, []byte) {
+	f.override = map[string]func(url.Values) Reply{pathASNFull: func(q url.Values) Reply {
 		cc, name := `"US"`, `"Vereinigte Staaten"`
 		if q.Get("asn") == "213373" {
 			cc, name = `""`, `""`
 		}
-		return 200, []byte(`{"asn":"AS` + q.Get("asn") + `","registeredCountry":` + cc + `,"registeredCountryName":` + name + `,"totalReceivingFrom":0,"receivingFrom":[],"totalTransitTo":0,"transitTo":[]}`)
+		return Reply{Status: 200, Body: []byte(`{"asn":"AS` + q.Get("asn") + `","registeredCountry":` + cc + `,"registeredCountryName":` + name + `,"totalReceivingFrom":0,"receivingFrom":[],"totalTransitTo":0,"transitTo":[]}`)}
 	}}
 	for asn, want := range map[string]string{
 		"3356":   `{"asnInfoFull":{"asn":"AS3356","registeredCountry":{"isoAlpha2":"US","name":"Vereinigte Staaten"},"registeredCountryName":"Vereinigte Staaten","confidenceArea":null}}`,

@@ -144,8 +144,8 @@ func TestGraphQLResponseSizeLimit(t *testing.T) {
 	s, f := newTestService(t)
 	// A countries answer larger than the limit: the query is cheap (few fields), the answer not.
 	big := `[` + strings.TrimSuffix(strings.Repeat(`{"isoAlpha2":"`+strings.Repeat("X", 1000)+`"},`, MaxResponseBytes/1000), ",") + `]`
-	f.override = map[string]func(url.Values) (int, []byte){
-		pathCountries: func(url.Values) (int, []byte) { return 200, []byte(big) },
+	f.override = map[string]func(url.Values) Reply{
+		pathCountries: func(url.Values) Reply { return Reply{Status: 200, Body: []byte(big)} },
 	}
 	res := run(t, s, IPGeolocation, `{ a: countries { isoAlpha2 } b: countries { isoAlpha2 } }`, nil)
 	if string(res.Data) != "null" || len(res.Errors) != 1 || res.Errors[0].Extensions["code"] != codeTooBig {
@@ -195,11 +195,11 @@ func TestGraphQLDeadlineKeepsAnsweredFields(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f.override = map[string]func(url.Values) (int, []byte){pathGeolocation: func(url.Values) (int, []byte) {
+	f.override = map[string]func(url.Values) Reply{pathGeolocation: func(url.Values) Reply {
 		if calls++; calls == 2 {
 			cancel() // the deadline passes during the second lookup
 		}
-		return 200, bodies[pathGeolocation]
+		return Reply{Status: 200, Body: bodies[pathGeolocation]}
 	}}
 	p, _ := s.Package(IPGeolocation)
 	r := httptest.NewRequest("POST", "/graphql/"+IPGeolocation, nil).WithContext(ctx)

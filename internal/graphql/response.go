@@ -35,6 +35,12 @@ type errList struct {
 // add appends one error. pos and path may be nil; status is the REST status behind a
 // failed lookup, or 0.
 func (e *errList) add(msg string, pos *ast.Position, path []pathElem, code string, status int) {
+	e.addRetry(msg, pos, path, code, status, 0)
+}
+
+// addRetry is add with the seconds a refused lookup asks the client to wait
+// (extensions.retryAfter, written when over 0).
+func (e *errList) addRetry(msg string, pos *ast.Position, path []pathElem, code string, status, retryAfter int) {
 	if e.n > 0 {
 		e.b = append(e.b, ',')
 	}
@@ -67,6 +73,10 @@ func (e *errList) add(msg string, pos *ast.Position, path []pathElem, code strin
 	if status != 0 {
 		e.b = append(e.b, `,"status":`...)
 		e.b = strconv.AppendInt(e.b, int64(status), 10)
+	}
+	if retryAfter > 0 {
+		e.b = append(e.b, `,"retryAfter":`...)
+		e.b = strconv.AppendInt(e.b, int64(retryAfter), 10)
 	}
 	e.b = append(e.b, "}}"...)
 }

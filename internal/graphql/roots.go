@@ -6,15 +6,23 @@ import (
 )
 
 // Answerer answers a REST request in-process. path is a REST endpoint such as
-// /data/country-info, or PathIPData or PathLocationData, and rawQuery its query parameters, encoded (no
-// leading '?'). r is the GraphQL request: the answer uses
-// its context, headers and remote address, so an omitted ip means the caller (behind
-// trusted proxies, the address they forward). status is the REST status and body the REST
-// JSON body: the error body {"status":...,"description":...} when status is not 200. The
-// GraphQL request was already authenticated and charged; the answer must not be charged
-// again.
+// /data/country-info, or PathIPData or PathLocationData, and rawQuery its query parameters,
+// encoded (no leading '?'). r is the GraphQL request: the answer uses its context, headers
+// and remote address, so an omitted ip means the caller (behind trusted proxies, the
+// address they forward).
 type Answerer interface {
-	Answer(r *http.Request, path, rawQuery string) (status int, body []byte)
+	Answer(r *http.Request, path, rawQuery string) Reply
+}
+
+// Reply is a REST answer: Status and the JSON Body, the error body
+// {"status":...,"description":...} when Status is not 200. RetryAfter is the seconds its
+// Retry-After asks a refused client to wait (a 429 or 503), 0 when it asks none; the
+// field's error carries it as extensions.retryAfter, since a GraphQL answer is HTTP 200
+// and has no header of its own for one field.
+type Reply struct {
+	Status     int
+	Body       []byte
+	RetryAfter int
 }
 
 // REST endpoints behind the root fields.

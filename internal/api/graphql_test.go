@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/ipatlas/ipatlas/internal/account"
@@ -870,6 +871,34 @@ func TestGraphQLFreeAPISharesKeylessLimit(t *testing.T) {
 	}
 	if rec := gqlDo(t, s, "free-api", gqlBody(`{ __typename }`, nil), map[string]string{}, "198.51.100.8:1234"); rec.Code != 200 {
 		t.Errorf("another client: %d %s", rec.Code, rec.Body)
+	}
+}
+
+// TestGraphQLClientInfoParseBudget: clientInfo parses the GraphQL request's own
+// User-Agent under client-info's parse budget, and a string over it is a 429 field error
+// with the wait REST's Retry-After would give, as extensions.retryAfter.
+func TestGraphQLClientInfoParseBudget(t *testing.T) {
+	s := newTestServer(t)
+	s.uaBudget = parseBudget{perClient: newKeylessLimiter(1, 2, 64), all: newKeylessLimiter(5, 10, 1)}
+	stopped := func() time.Duration { return 0 }
+	s.uaBudget.perClient.now, s.uaBudget.all.now = stopped, stopped
+	var last *httptest.ResponseRecorder
+	for i := range 3 {
+		last = gqlDo(t, s, "free-api", gqlBody(`{ clientInfo { device } }`, nil), map[string]string{"User-Agent": fmt.Sprintf("probe/%d", i)}, "198.51.100.7:4000")
+	}
+	var resp struct {
+		Errors []struct {
+			Extensions struct {
+				Status     int `json:"status"`
+				RetryAfter int `json:"retryAfter"`
+			} `json:"extensions"`
+		} `json:"errors"`
+	}
+	if err := json.Unmarshal(last.Body.Bytes(), &resp); err != nil || last.Code != 200 {
+		t.Fatalf("%d %s", last.Code, last.Body)
+	}
+	if len(resp.Errors) != 1 || resp.Errors[0].Extensions.Status != 429 || resp.Errors[0].Extensions.RetryAfter != 1 {
+		t.Errorf("the third unseen string: %s, want one 429 error with retryAfter 1", last.Body)
 	}
 }
 

@@ -162,9 +162,9 @@ func roundTripCases() []rtCase {
 			}
 		}),
 		rt("asn receiving from", "ASNInfoReceivingFrom", func(ctx context.Context, c *client.Client) (*client.ASInfoReceivingFrom, error) {
-			return c.ASNInfoReceivingFrom(ctx, client.ASNInfoRequest{ASN: 7018, BatchSize: 2, LocalityLanguage: "de"})
+			return c.ASNInfoReceivingFrom(ctx, client.ASNInfoRequest{ASN: 2914, BatchSize: 2, LocalityLanguage: "de"})
 		}, func(t *testing.T, a *client.ASInfoReceivingFrom) {
-			if a.ASN != "AS7018" || a.TotalReceivingFrom == 0 || len(a.ReceivingFrom) == 0 || len(a.ReceivingFrom) > 2 {
+			if a.ASN != "AS2914" || a.TotalReceivingFrom == 0 || len(a.ReceivingFrom) == 0 || len(a.ReceivingFrom) > 2 {
 				t.Errorf("%+v", a)
 			}
 		}),

@@ -62,14 +62,38 @@ func TestASNInfoReceivingFromReal(t *testing.T) {
 	if inverse == 0 {
 		t.Error("no receivingFrom entries at all: the check proves nothing")
 	}
-	// Pages of one join into the whole.
-	whole := ipGetJSON(t, s, "/data/asn-info-receiving-from?key=good&batchSize=50&asn=7018", 200)
+	// Pages of three join into the whole (AS2914's seven providers).
+	whole := ipGetJSON(t, s, "/data/asn-info-receiving-from?key=good&batchSize=50&asn=2914", 200)
 	var joined []float64
 	for off := 0; off < 50; off += 3 {
-		joined = append(joined, asnListNums(t, ipGetJSON(t, s, fmt.Sprintf("/data/asn-info-receiving-from?key=good&batchSize=3&offset=%d&asn=7018", off), 200)["receivingFrom"])...)
+		joined = append(joined, asnListNums(t, ipGetJSON(t, s, fmt.Sprintf("/data/asn-info-receiving-from?key=good&batchSize=3&offset=%d&asn=2914", off), 200)["receivingFrom"])...)
 	}
-	if want := asnListNums(t, whole["receivingFrom"]); fmt.Sprint(joined) != fmt.Sprint(want) {
-		t.Errorf("pages %v, whole %v", joined, want)
+	if want := asnListNums(t, whole["receivingFrom"]); len(want) < 4 || fmt.Sprint(joined) != fmt.Sprint(want) {
+		t.Errorf("pages %v, whole %v (want more than one page)", joined, want)
+	}
+}
+
+// TestTier1PeersReal: the networks the sample AS paths show peering at the top of the
+// hierarchy (among them AS3356, AS7018 and AS3549, all linked to one another) give one
+// another no transit and receive it from no one, where Gao's heuristic alone had the
+// busier of two peers give the other transit.
+func TestTier1PeersReal(t *testing.T) {
+	s := ipRealServer(t)
+	tier1 := []string{"3356", "7018", "3549"}
+	for _, asn := range tier1 {
+		from := ipGetJSON(t, s, "/data/asn-info-receiving-from?key=good&batchSize=50&asn="+asn, 200)
+		if n := from["totalReceivingFrom"]; n != float64(0) {
+			t.Errorf("AS%s receives transit from %v ASes: %v", asn, n, from["receivingFrom"])
+		}
+		to := ipGetJSON(t, s, "/data/asn-info-transit-to?key=good&batchSize=50&asn="+asn, 200)
+		if len(asnListNums(t, to["transitTo"])) == 0 {
+			t.Errorf("AS%s gives no transit at all: the check proves nothing", asn)
+		}
+		for _, n := range asnListNums(t, to["transitTo"]) {
+			if slices.Contains(tier1, fmt.Sprint(n)) {
+				t.Errorf("AS%s gives transit to its peer AS%v", asn, n)
+			}
+		}
 	}
 }
 
@@ -310,7 +334,7 @@ func TestListDefaultPages(t *testing.T) {
 		target, list string
 		want         int
 	}{
-		{"/data/asn-info-transit-to?asn=AS3356&key=good", "transitTo", 25},
+		{"/data/asn-info-transit-to?asn=AS3549&key=good", "transitTo", 25},
 		{"/data/asn-rank-list?key=good", "asns", 15},
 		{"/data/prefixes-list?asn=AS13335&key=good", "prefixes", 25},
 		{"/data/tor-exit-nodes-list?key=good", "nodes", 50},

@@ -228,6 +228,8 @@ func input(ctx context.Context, src build.Sources, rep reporter) (netinfo.Input,
 		rep.Count(srcMRT, "routes", st.Routes)
 		rep.Count(srcMRT, "prefixes", len(paths.byPrefix))
 		rep.DataDate(srcMRT, st.Newest)
+		paths.tier1 = paths.clique()
+		rep.Count(srcMRT, "transit-free clique", len(paths.tier1))
 		if st.Unsupported+st.Malformed+st.NoPath+paths.Leaks > 0 {
 			rep.Warnf(srcMRT, "skipped %d records of unsupported types, %d malformed records, %d announcements without a usable AS path, %d through a private or reserved AS number",
 				st.Unsupported, st.Malformed, st.NoPath, paths.Leaks)

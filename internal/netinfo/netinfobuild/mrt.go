@@ -497,7 +497,11 @@ func asPath(attrs []bgp.PathAttributeInterface, as4 bool) ([]uint32, bool) {
 type asPaths struct {
 	// byPrefix: prefix → origin → via AS (0: the origin was the peer itself) → peers.
 	byPrefix map[netip.Prefix]map[uint32]map[uint32]map[peer]bool
-	paths    map[string][]uint32 // distinct paths, keyed by their text
+	paths    map[string][]uint32        // distinct paths, keyed by their text
+	linked   map[uint32]map[uint32]bool // links' answer, until the next new path
+	// tier1 is the transit-free clique that transit trusts (clique's answer, set once the
+	// paths are read).
+	tier1 map[uint32]bool
 	// Leaks counts the routes left out because their path holds a special-purpose AS number
 	// (private use, documentation, reserved): networks filter such routes, and no registry
 	// describes those ASes.
@@ -542,6 +546,7 @@ func (a *asPaths) add(r route) {
 		}
 		if _, ok := a.paths[key.String()]; !ok {
 			a.paths[key.String()] = slices.Clone(r.Path)
+			a.linked = nil
 		}
 	}
 }
@@ -574,39 +579,36 @@ func (a *asPaths) via(prefix netip.Prefix, origin uint32, limit int) []uint32 {
 }
 
 // transit infers provider → customer edges from the distinct paths with Gao's degree
-// heuristic: on each path the AS with the most distinct neighbours (over all paths; the
-// first of equals) is the top; routes climb from the origin to the top through customer →
-// provider links and descend from the top to the observing peer through provider →
-// customer links. So right of the top each AS gives transit to its right neighbour, and
-// left of it each AS gives transit to its left neighbour. A peering link at the top is
-// reported as transit from the AS with more neighbours: the heuristic cannot tell peers
-// apart. It returns provider → customers.
+// heuristic and a.tier1, the transit-free clique (see clique; nil when none was found or
+// looked for). On each path the top is its first clique member, or else the AS
+// with the most distinct neighbours (the first of equals); routes climb from the origin
+// to the top through customer → provider links and descend from the top to the observing
+// peer through provider → customer links. So right of the top each AS gives transit to
+// its right neighbour, and left of it each AS gives transit to its left neighbour. No
+// clique member is anyone's customer: the link between two of them is peering, and a
+// path that would make one a customer (a route leak, a sibling) is not believed. Without
+// a clique, a peering link at the top is reported as transit from the AS with more
+// neighbours: the heuristic cannot tell peers apart. It returns provider → customers.
 func (a *asPaths) transit() map[uint32][]uint32 {
-	neighbours := map[uint32]map[uint32]bool{}
-	link := func(x, y uint32) {
-		if neighbours[x] == nil {
-			neighbours[x] = map[uint32]bool{}
-		}
-		neighbours[x][y] = true
-	}
-	for _, p := range a.paths {
-		for i := 1; i < len(p); i++ {
-			link(p[i-1], p[i])
-			link(p[i], p[i-1])
-		}
-	}
+	links, tier1 := a.links(), a.tier1
 	edges := map[uint32]map[uint32]bool{}
 	edge := func(provider, customer uint32) {
+		if tier1[customer] {
+			return
+		}
 		if edges[provider] == nil {
 			edges[provider] = map[uint32]bool{}
 		}
 		edges[provider][customer] = true
 	}
 	for _, p := range a.paths {
-		top := 0
-		for i := range p {
-			if len(neighbours[p[i]]) > len(neighbours[p[top]]) {
-				top = i
+		top := slices.IndexFunc(p, func(as uint32) bool { return tier1[as] })
+		if top < 0 {
+			top = 0
+			for i := range p {
+				if len(links[p[i]]) > len(links[p[top]]) {
+					top = i
+				}
 			}
 		}
 		for i := 0; i+1 < len(p); i++ {

@@ -519,6 +519,24 @@ func TestErrors(t *testing.T) {
 	}
 }
 
+// TestGraphQLRetryAfter: a GraphQL field refused with a wait decodes with the seconds it
+// asks for.
+func TestGraphQLRetryAfter(t *testing.T) {
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"errors":[{"message":"Too many requests","path":["b"],"extensions":{"code":"LOOKUP_FAILED","status":429,"retryAfter":2}}],"data":{"a":{"ipString":"127.0.0.1"},"b":null}}`)
+	}))
+	defer ts.Close()
+	c, _ := client.New(ts.URL, testKey)
+	r, err := c.GraphQL(context.Background(), client.PackageFreeAPI, client.GraphQLRequest{Query: "{ a: clientIp { ipString } b: clientIp { ipString } }"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Errors) != 1 || r.Errors[0].Extensions.Status != 429 || r.Errors[0].Extensions.RetryAfterSeconds != 2 {
+		t.Errorf("errors %+v", r.Errors)
+	}
+}
+
 // TestErrorFromAProxy: an answer that is not the service's error body keeps its status
 // and text.
 func TestErrorFromAProxy(t *testing.T) {

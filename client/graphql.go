@@ -50,9 +50,9 @@ type GraphQLLocation struct {
 type GraphQLErrorExtensions struct {
 	Code   string `json:"code"`             // such as GRAPHQL_VALIDATION_FAILED or LOOKUP_FAILED
 	Status int    `json:"status,omitempty"` // the REST status behind a failed lookup
-	// RetryAfter is the seconds a refused lookup (429, 503) asks the caller to wait, as
-	// Retry-After would for a REST call; 0 when it asks none.
-	RetryAfter int `json:"retryAfter,omitempty"`
+	// RetryAfterSeconds is the wait a refused lookup (429, 503) asks for, as Retry-After
+	// would for a REST call (Error.RetryAfter); 0 when it asks none.
+	RetryAfterSeconds int `json:"retryAfter,omitempty"`
 }
 
 // GraphQL sends a query to /graphql/{pkg}. The key is sent for every package but

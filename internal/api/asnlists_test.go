@@ -73,13 +73,13 @@ func TestASNInfoReceivingFromReal(t *testing.T) {
 	}
 }
 
-// TestTier1PeersReal: the networks the sample AS paths show peering at the top of the
-// hierarchy (among them AS3356, AS7018 and AS3549, all linked to one another) give one
-// another no transit and receive it from no one, where Gao's heuristic alone had the
-// busier of two peers give the other transit.
+// TestTier1PeersReal: the eight networks the sample AS paths show peering at the top of
+// the hierarchy, all linked to one another, give one another no transit and receive it
+// from no one, where Gao's heuristic alone had the busier of two peers give the other
+// transit (AS3356 to AS7018).
 func TestTier1PeersReal(t *testing.T) {
 	s := ipRealServer(t)
-	tier1 := []string{"3356", "7018", "3549"}
+	tier1 := []string{"3356", "7018", "3549", "1239", "12956", "6762", "6453", "3257"}
 	for _, asn := range tier1 {
 		from := ipGetJSON(t, s, "/data/asn-info-receiving-from?key=good&batchSize=50&asn="+asn, 200)
 		if n := from["totalReceivingFrom"]; n != float64(0) {

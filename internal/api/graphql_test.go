@@ -947,4 +947,10 @@ func TestGraphQLFreeAPIAliasesDrawOnLimit(t *testing.T) {
 	if rec := gqlDo(t, s, "free-api", gqlBody(`{ __typename }`, nil), map[string]string{}, remote); rec.Code != 429 {
 		t.Errorf("the next request: %d %s, want 429", rec.Code, rec.Body)
 	}
+	// The in-process recorders are pooled: a later lookup's error carries none of the
+	// refusals' Retry-After, and its answer is not marked no-store by them.
+	rec = gqlDo(t, s, "ip-geolocation", gqlBody(`{ countryInfo(code: "ZZ") { name } }`, nil), nil, "")
+	if strings.Contains(rec.Body.String(), "retryAfter") || rec.Header().Get("Cache-Control") != "" || !strings.Contains(rec.Body.String(), `"status":404`) {
+		t.Errorf("a later 404 lookup: %s %v", rec.Body, rec.Header())
+	}
 }

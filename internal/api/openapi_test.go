@@ -357,6 +357,14 @@ func TestOpenAPIAnswersReal(t *testing.T) {
 		}
 		oaCheck(t, d, s, c, cov)
 	}
+	// The same limit inside one GraphQL request: the roots past the burst are field errors
+	// with retryAfter (TestGraphQLFreeAPIAliasesDrawOnLimit), which the document must allow.
+	var aliases strings.Builder
+	for i := range KeylessBurst + 2 {
+		fmt.Fprintf(&aliases, " a%d: clientIp { ipString }", i)
+	}
+	oaCheck(t, d, s, oaCase{name: "graphql keyless burst", method: "POST", target: "/graphql/free-api", remote: "198.51.100.10", want: 200,
+		body: `{"query":"{` + aliases.String() + ` }"}`}, cov)
 
 	// Every documented operation was answered with success at least once.
 	for _, op := range d.Operations() {

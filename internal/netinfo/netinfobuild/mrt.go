@@ -499,8 +499,8 @@ type asPaths struct {
 	byPrefix map[netip.Prefix]map[uint32]map[uint32]map[peer]bool
 	paths    map[string][]uint32        // distinct paths, keyed by their text
 	linked   map[uint32]map[uint32]bool // links' answer, until the next new path
-	// tier1 is the transit-free clique that transit trusts (clique's answer, set once the
-	// paths are read).
+	// tier1 is the transit-free clique that transit trusts: clique's answer, set once the
+	// paths are read (a path added later would call for clique again).
 	tier1 map[uint32]bool
 	// Leaks counts the routes left out because their path holds a special-purpose AS number
 	// (private use, documentation, reserved): networks filter such routes, and no registry
@@ -551,6 +551,21 @@ func (a *asPaths) add(r route) {
 	}
 }
 
+// valley reports whether an AS that is not a clique member stands between two that are on
+// path p.
+func valley(p []uint32, tier1 map[uint32]bool) bool {
+	outside := false
+	for _, as := range p {
+		switch {
+		case !tier1[as]:
+			outside = true
+		case outside:
+			return true
+		}
+	}
+	return false
+}
+
 // origins returns the origins of prefix, most peers first, ties by ASN.
 func (a *asPaths) origins(prefix netip.Prefix) []uint32 {
 	o := a.byPrefix[prefix]
@@ -580,15 +595,17 @@ func (a *asPaths) via(prefix netip.Prefix, origin uint32, limit int) []uint32 {
 
 // transit infers provider → customer edges from the distinct paths with Gao's degree
 // heuristic and a.tier1, the transit-free clique (see clique; nil when none was found or
-// looked for). On each path the top is its first clique member, or else the AS
-// with the most distinct neighbours (the first of equals); routes climb from the origin
-// to the top through customer → provider links and descend from the top to the observing
-// peer through provider → customer links. So right of the top each AS gives transit to
-// its right neighbour, and left of it each AS gives transit to its left neighbour. No
-// clique member is anyone's customer: the link between two of them is peering, and a
-// path that would make one a customer (a route leak, a sibling) is not believed. Without
-// a clique, a peering link at the top is reported as transit from the AS with more
-// neighbours: the heuristic cannot tell peers apart. It returns provider → customers.
+// looked for). On each path the top is its clique member nearest the observing peer, or
+// else the AS with the most distinct neighbours (the first of equals); routes climb from
+// the origin to the top through customer → provider links and descend from the top to the
+// observing peer through provider → customer links. So right of the top each AS gives
+// transit to its right neighbour, and left of it each AS gives transit to its left
+// neighbour. No clique member is anyone's customer: the link between two of them is
+// peering. A path with another AS between two clique members climbs down and up again,
+// which valley-free routing does not do: it is a leak or poisoned, and is left out, as
+// CAIDA's algorithm leaves it out. Without a clique, a peering link at the top is reported
+// as transit from the AS with more neighbours: the heuristic cannot tell peers apart. It
+// returns provider → customers.
 func (a *asPaths) transit() map[uint32][]uint32 {
 	links, tier1 := a.links(), a.tier1
 	edges := map[uint32]map[uint32]bool{}
@@ -603,6 +620,9 @@ func (a *asPaths) transit() map[uint32][]uint32 {
 	}
 	for _, p := range a.paths {
 		top := slices.IndexFunc(p, func(as uint32) bool { return tier1[as] })
+		if top >= 0 && valley(p[top:], tier1) {
+			continue
+		}
 		if top < 0 {
 			top = 0
 			for i := range p {

@@ -874,6 +874,26 @@ func TestGraphQLFreeAPISharesKeylessLimit(t *testing.T) {
 	}
 }
 
+// gqlFieldError is an entry of a GraphQL answer's errors, as far as refusals need it.
+type gqlFieldError struct {
+	Extensions struct {
+		Status     int `json:"status"`
+		RetryAfter int `json:"retryAfter"`
+	} `json:"extensions"`
+}
+
+// gqlFieldErrors decodes the errors of a GraphQL answer, which must be a 200.
+func gqlFieldErrors(t *testing.T, rec *httptest.ResponseRecorder) []gqlFieldError {
+	t.Helper()
+	var resp struct {
+		Errors []gqlFieldError `json:"errors"`
+	}
+	if rec.Code != 200 || json.Unmarshal(rec.Body.Bytes(), &resp) != nil {
+		t.Fatalf("status %d: %s", rec.Code, rec.Body)
+	}
+	return resp.Errors
+}
+
 // TestGraphQLClientInfoParseBudget: clientInfo parses the GraphQL request's own
 // User-Agent under client-info's parse budget, and a string over it is a 429 field error
 // with the wait REST's Retry-After would give, as extensions.retryAfter.
@@ -886,18 +906,7 @@ func TestGraphQLClientInfoParseBudget(t *testing.T) {
 	for i := range 3 {
 		last = gqlDo(t, s, "free-api", gqlBody(`{ clientInfo { device } }`, nil), map[string]string{"User-Agent": fmt.Sprintf("probe/%d", i)}, "198.51.100.7:4000")
 	}
-	var resp struct {
-		Errors []struct {
-			Extensions struct {
-				Status     int `json:"status"`
-				RetryAfter int `json:"retryAfter"`
-			} `json:"extensions"`
-		} `json:"errors"`
-	}
-	if err := json.Unmarshal(last.Body.Bytes(), &resp); err != nil || last.Code != 200 {
-		t.Fatalf("%d %s", last.Code, last.Body)
-	}
-	if len(resp.Errors) != 1 || resp.Errors[0].Extensions.Status != 429 || resp.Errors[0].Extensions.RetryAfter != 1 {
+	if errs := gqlFieldErrors(t, last); len(errs) != 1 || errs[0].Extensions.Status != 429 || errs[0].Extensions.RetryAfter != 1 {
 		t.Errorf("the third unseen string: %s, want one 429 error with retryAfter 1", last.Body)
 	}
 }
@@ -917,22 +926,8 @@ func TestGraphQLFreeAPIAliasesDrawOnLimit(t *testing.T) {
 	}
 	q.WriteString(" }")
 	rec := gqlDo(t, s, "free-api", gqlBody(q.String(), nil), map[string]string{}, remote)
-	if rec.Code != 200 {
-		t.Fatalf("status %d: %s", rec.Code, rec.Body)
-	}
-	var resp struct {
-		Errors []struct {
-			Extensions struct {
-				Status     int `json:"status"`
-				RetryAfter int `json:"retryAfter"`
-			} `json:"extensions"`
-		} `json:"errors"`
-	}
-	if err := json.Unmarshal(rec.Body.Bytes(), &resp); err != nil {
-		t.Fatal(err)
-	}
 	refused := 0
-	for _, e := range resp.Errors {
+	for _, e := range gqlFieldErrors(t, rec) {
 		if e.Extensions.Status == 429 {
 			refused++
 			if e.Extensions.RetryAfter < 1 {

@@ -17,6 +17,13 @@ func appendJSONCases() []string {
 		for at := 0; at <= 17; at++ {
 			cases = append(cases, strings.Repeat("a", at)+special+strings.Repeat("b", 17-at))
 		}
+		// Every length up to two words, with the character at every offset: the short
+		// strings' one-load checks and the last word's overlapping one.
+		for n := 1; n <= 16; n++ {
+			for at := 0; at < n; at++ {
+				cases = append(cases, strings.Repeat("a", at)+special+strings.Repeat("b", n-1-at))
+			}
+		}
 	}
 	return cases
 }

@@ -55,16 +55,16 @@ func FuzzOpenAPIEndpoints(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	var paths []string
+	documented := map[string]bool{}
 	for _, op := range d.Operations() {
 		// Path parameters (GraphQL's package) are not what this fuzzes: GraphQL bodies have
 		// their own fuzz target.
 		if op.Method == http.MethodGet && !strings.Contains(op.Path, "{") {
-			paths = append(paths, op.Path)
+			documented[op.Path] = true
 		}
 	}
-	if len(paths) < 25 {
-		f.Fatalf("only %d GET operations in the document", len(paths))
+	if len(documented) < 25 {
+		f.Fatalf("only %d GET operations in the document", len(documented))
 	}
 	var snap *dataset.Snapshot
 	if os.Getenv(datasettest.RealEnv) != "" {
@@ -74,14 +74,19 @@ func FuzzOpenAPIEndpoints(f *testing.F) {
 	}
 	s := oaServer(snap)
 	h := s.Handler()
-	for i := range paths {
+	for path := range documented {
 		for _, q := range oaFuzzQueries {
-			f.Add(uint8(i), q)
+			f.Add(path, q)
 		}
 	}
 	var client atomic.Uint32
-	f.Fuzz(func(t *testing.T, op uint8, query string) {
-		path := paths[int(op)%len(paths)]
+	// The path is an input of its own, not an index into the document's operations, so that
+	// a saved input names its endpoint whatever the document adds later; a mutated path that
+	// names none is not what this tests.
+	f.Fuzz(func(t *testing.T, path, query string) {
+		if !documented[path] {
+			return
+		}
 		r := httptest.NewRequest(http.MethodGet, path, nil)
 		r.URL.RawQuery = "key=good&" + query
 		r.RequestURI = path + "?" + r.URL.RawQuery

@@ -39,7 +39,7 @@ var lookupKinds = map[string]lookupKind{
 	"reverse":   {"/data/reverse-geocode", []string{"latitude", "longitude"}, []string{"53.35", "-6.26"}},
 	"timezone":  {"/data/timezone-info", []string{"timeZoneId"}, []string{"Australia/Sydney"}},
 	"asn-full":  {"/data/asn-info-full", []string{"asn"}, []string{"AS174"}},
-	"asn-from":  {"/data/asn-info-receiving-from", []string{"asn"}, []string{"AS7018"}},
+	"asn-from":  {"/data/asn-info-receiving-from", []string{"asn"}, []string{"AS2914"}},
 	"phone-ip":  {"/data/phone-number-validate-by-ip", []string{"number", "ip"}, []string{"(02) 9374 4000", "1.128.0.1"}},
 	"asn-rank":  {"/data/asn-rank-list", nil, nil},
 	"prefixes":  {"/data/prefixes-list", []string{"asn"}, []string{"AS13335"}},

@@ -262,12 +262,7 @@ func (a graphqlAnswerer) charge(w http.ResponseWriter, r *http.Request) error {
 		return nil
 	}
 	if b.keyless != nil {
-		if ok, wait := b.keyless.allow(b.addr); !ok {
-			secs := keylessRetrySecs(wait)
-			w.Header().Set("Retry-After", strconv.Itoa(secs))
-			return keylessRefused(secs)
-		}
-		return nil
+		return keylessTake(b.keyless, b.addr, w)
 	}
 	return a.s.opt.Meter.Charge(r.Context(), b.acct, b.pkg)
 }

@@ -183,7 +183,13 @@ func (s *Server) keyless(l *keylessLimiter, fn web.HandlerFunc) web.HandlerFunc 
 // limit. (Their routes are registered with openCORS, which adds the CORS headers to every
 // answer.)
 func (s *Server) admitKeyless(l *keylessLimiter, w http.ResponseWriter, r *http.Request) error {
-	if ok, wait := l.allow(s.keylessAddr(r)); !ok {
+	return keylessTake(l, s.keylessAddr(r), w)
+}
+
+// keylessTake takes one request from a's bucket of l, or returns the 429 with Retry-After
+// set on w: the REST door's refusal, and each further GraphQL root's (graphqlAnswerer.charge).
+func keylessTake(l *keylessLimiter, a netip.Addr, w http.ResponseWriter) error {
+	if ok, wait := l.allow(a); !ok {
 		secs := keylessRetrySecs(wait)
 		w.Header().Set("Retry-After", strconv.Itoa(secs))
 		return keylessRefused(secs)

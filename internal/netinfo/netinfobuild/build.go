@@ -215,8 +215,9 @@ func input(ctx context.Context, src build.Sources, rep reporter) (netinfo.Input,
 		rep.Warnf(srcASNames, "not mirrored: AS names (handles) stay empty")
 	}
 
-	// AS paths.
+	// AS paths, and the transit they show (provider → customers).
 	paths := newASPaths()
+	var transitTo map[uint32][]uint32
 	if fsys, ok := src.Source(srcMRT); ok {
 		st, err := parseMRT(ctx, fsys, paths.add)
 		if err != nil {
@@ -228,8 +229,9 @@ func input(ctx context.Context, src build.Sources, rep reporter) (netinfo.Input,
 		rep.Count(srcMRT, "routes", st.Routes)
 		rep.Count(srcMRT, "prefixes", len(paths.byPrefix))
 		rep.DataDate(srcMRT, st.Newest)
-		paths.tier1 = paths.clique()
-		rep.Count(srcMRT, "transit-free clique", len(paths.tier1))
+		var tier1 map[uint32]bool
+		transitTo, tier1 = paths.relations()
+		rep.Count(srcMRT, "transit-free clique", len(tier1))
 		if st.Unsupported+st.Malformed+st.NoPath+paths.Leaks > 0 {
 			rep.Warnf(srcMRT, "skipped %d records of unsupported types, %d malformed records, %d announcements without a usable AS path, %d through a private or reserved AS number",
 				st.Unsupported, st.Malformed, st.NoPath, paths.Leaks)
@@ -258,7 +260,7 @@ func input(ctx context.Context, src build.Sources, rep reporter) (netinfo.Input,
 		}
 		rep.Count(srcMRT, "networks with via carriers", matched)
 	}
-	in.ASes = asRecords(in.Networks, asnDB, names, asnRows, poolBlocks(asnPools), slices.Clone(facts.ASNs), paths)
+	in.ASes = asRecords(in.Networks, asnDB, names, asnRows, poolBlocks(asnPools), slices.Clone(facts.ASNs), transitTo)
 	rep.Count(srcGeoLite, "ASes", countASNs(asnDB))
 	return in, nil
 }
@@ -440,8 +442,8 @@ func mrtPrefixes(paths *asPaths) func(netip.Prefix) (netip.Prefix, bool) {
 }
 
 // asRecords joins what the sources say about each AS: every AS that originates a network,
-// is named, has an RIR record or appears on an AS path.
-func asRecords(nets []netinfo.Announced, asnDB asnDB, names asNames, rows []asnRow, pools, blocks []iana.ASNBlock, paths *asPaths) []netinfo.ASRecord {
+// is named, has an RIR record or appears on an AS path (transitTo, provider → customers).
+func asRecords(nets []netinfo.Announced, asnDB asnDB, names asNames, rows []asnRow, pools, blocks []iana.ASNBlock, transitTo map[uint32][]uint32) []netinfo.ASRecord {
 	recs := map[uint32]*netinfo.ASRecord{}
 	get := func(asn uint32) *netinfo.ASRecord {
 		r := recs[asn]
@@ -475,7 +477,7 @@ func asRecords(nets []netinfo.Announced, asnDB asnDB, names asNames, rows []asnR
 			}
 		}
 	}
-	for provider, customers := range paths.transit() {
+	for provider, customers := range transitTo {
 		get(provider).TransitTo = customers
 		for _, c := range customers {
 			get(c)

@@ -24,12 +24,8 @@ const (
 	cliqueMin        = 3
 )
 
-// links returns every AS's neighbours over the distinct paths, worked out on the first call
-// after the last new path.
+// links returns every AS's neighbours over the distinct paths.
 func (a *asPaths) links() map[uint32]map[uint32]bool {
-	if a.linked != nil {
-		return a.linked
-	}
 	out := map[uint32]map[uint32]bool{}
 	link := func(x, y uint32) {
 		if out[x] == nil {
@@ -43,7 +39,6 @@ func (a *asPaths) links() map[uint32]map[uint32]bool {
 			link(p[i], p[i-1])
 		}
 	}
-	a.linked = out
 	return out
 }
 
@@ -71,10 +66,9 @@ func (a *asPaths) transitRanking() []uint32 {
 	return ranked
 }
 
-// clique infers the transit-free clique from the paths; nil when it finds fewer than
-// cliqueMin members.
-func (a *asPaths) clique() map[uint32]bool {
-	links := a.links()
+// clique infers the transit-free clique from the paths, links as links gives them; nil
+// when it finds fewer than cliqueMin members.
+func (a *asPaths) clique(links map[uint32]map[uint32]bool) map[uint32]bool {
 	ranked := a.transitRanking()
 	seed := ranked[:min(len(ranked), cliqueSeed)]
 	// Every subset of the seed: the largest clique, and among equals the one of the

@@ -44,17 +44,17 @@ func cliqueASPaths(paths [][]uint32) *asPaths {
 // path as valley-free through that clique, and no member is anyone's customer.
 func TestCliqueTransit(t *testing.T) {
 	a := cliqueASPaths(cliquePaths)
-	if got := slices.Sorted(maps.Keys(a.clique())); !slices.Equal(got, []uint32{1, 2, 3, 4}) {
+	transitTo, tier1 := a.relations()
+	if got := slices.Sorted(maps.Keys(tier1)); !slices.Equal(got, []uint32{1, 2, 3, 4}) {
 		t.Fatalf("clique %v, want [1 2 3 4]", got)
 	}
 	// Gao's heuristic alone puts AS 10, the AS with the most neighbours, on top of the
 	// paths through it, and so has it give transit to ASes 1 and 2, and peers give each
 	// other transit.
-	gao := a.transit()
+	gao := a.transit(a.links(), nil)
 	if !slices.Contains(gao[10], 1) || !slices.Contains(gao[1], 3) {
 		t.Errorf("without the clique: %v; the test no longer shows what the clique mends", gao)
 	}
-	a.tier1 = a.clique()
 	want := map[uint32][]uint32{
 		1:  {10},
 		2:  {10, 50},
@@ -65,19 +65,22 @@ func TestCliqueTransit(t *testing.T) {
 		40: {400},
 		50: {500},
 	}
-	if diff := cmp.Diff(want, a.transit()); diff != "" {
+	if diff := cmp.Diff(want, transitTo); diff != "" {
 		t.Errorf("transit (-want +got):\n%s", diff)
 	}
 }
+
+// cliqueOf is the clique a's paths give.
+func cliqueOf(a *asPaths) map[uint32]bool { return a.clique(a.links()) }
 
 // TestCliqueTooSmall: two linked ASes form a clique in any handful of paths; fewer than
 // cliqueMin members are not trusted, and transit is then Gao's alone.
 func TestCliqueTooSmall(t *testing.T) {
 	a := cliqueASPaths([][]uint32{{100, 10, 1, 2, 20, 200}, {101, 10, 104}})
-	if got := a.clique(); got != nil {
+	if got := cliqueOf(a); got != nil {
 		t.Errorf("clique %v, want none", got)
 	}
-	if got := cliqueASPaths(nil).clique(); got != nil {
+	if got := cliqueOf(cliqueASPaths(nil)); got != nil {
 		t.Errorf("clique of no paths %v, want none", got)
 	}
 }
@@ -106,7 +109,7 @@ func TestCliqueSeedTies(t *testing.T) {
 	// Four isolated busy providers, then the cliques {1, 2, 3} and {6, 7, 8}, in that order.
 	links := [][2]uint32{{1, 2}, {1, 3}, {2, 3}, {6, 7}, {6, 8}, {7, 8}}
 	boost := map[uint32]int{11: 10, 12: 10, 13: 10, 14: 10, 1: 6, 2: 6, 3: 6, 6: 4, 7: 4, 8: 4}
-	if got := slices.Sorted(maps.Keys(cliqueASPaths(linkPaths(links, boost)).clique())); !slices.Equal(got, []uint32{1, 2, 3}) {
+	if got := slices.Sorted(maps.Keys(cliqueOf(cliqueASPaths(linkPaths(links, boost))))); !slices.Equal(got, []uint32{1, 2, 3}) {
 		t.Errorf("clique %v, want [1 2 3]", got)
 	}
 }
@@ -119,7 +122,7 @@ func TestCliqueExtends(t *testing.T) {
 	// (ranked in that order) peer with all three but not with each other; AS6 with two.
 	links := [][2]uint32{{1, 2}, {1, 3}, {2, 3}, {5, 1}, {5, 2}, {5, 3}, {4, 1}, {4, 2}, {4, 3}, {6, 1}, {6, 2}}
 	boost := map[uint32]int{11: 10, 12: 10, 13: 10, 14: 10, 15: 10, 16: 10, 17: 10, 1: 6, 2: 6, 3: 6, 5: 3}
-	if got := slices.Sorted(maps.Keys(cliqueASPaths(linkPaths(links, boost)).clique())); !slices.Equal(got, []uint32{1, 2, 3, 5}) {
+	if got := slices.Sorted(maps.Keys(cliqueOf(cliqueASPaths(linkPaths(links, boost))))); !slices.Equal(got, []uint32{1, 2, 3, 5}) {
 		t.Errorf("clique %v, want [1 2 3 5]", got)
 	}
 }

@@ -285,7 +285,7 @@ func TestASRegistryFromPools(t *testing.T) {
 	// overlapping pools (two files of one RIR) must not hide it.
 	blocks := []iana.ASNBlock{{First: 36864, Last: 37887, Registry: "AFRINIC"}, {First: 210332, Last: 213403, Registry: "RIPE NCC"},
 		{First: 26624, Last: 27647, Registry: "ARIN"}}
-	recs := asRecords(nets, asnDB{}, asNames{}, rows, pools, blocks, newASPaths())
+	recs := asRecords(nets, asnDB{}, asNames{}, rows, pools, blocks, nil)
 	want := map[uint32]string{273078: "LACNIC", 36994: "AFRINIC", 213230: "RIPE NCC", 4200000001: "", 27001: "LACNIC"}
 	for _, r := range recs {
 		if w, ok := want[r.ASN]; !ok || r.Registry != w {

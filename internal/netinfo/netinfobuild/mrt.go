@@ -497,11 +497,7 @@ func asPath(attrs []bgp.PathAttributeInterface, as4 bool) ([]uint32, bool) {
 type asPaths struct {
 	// byPrefix: prefix → origin → via AS (0: the origin was the peer itself) → peers.
 	byPrefix map[netip.Prefix]map[uint32]map[uint32]map[peer]bool
-	paths    map[string][]uint32        // distinct paths, keyed by their text
-	linked   map[uint32]map[uint32]bool // links' answer, until the next new path
-	// tier1 is the transit-free clique that transit trusts: clique's answer, set once the
-	// paths are read (a path added later would call for clique again).
-	tier1 map[uint32]bool
+	paths    map[string][]uint32 // distinct paths, keyed by their text
 	// Leaks counts the routes left out because their path holds a special-purpose AS number
 	// (private use, documentation, reserved): networks filter such routes, and no registry
 	// describes those ASes.
@@ -546,7 +542,6 @@ func (a *asPaths) add(r route) {
 		}
 		if _, ok := a.paths[key.String()]; !ok {
 			a.paths[key.String()] = slices.Clone(r.Path)
-			a.linked = nil
 		}
 	}
 }
@@ -593,9 +588,17 @@ func (a *asPaths) via(prefix netip.Prefix, origin uint32, limit int) []uint32 {
 	return out[:min(len(out), limit)]
 }
 
+// relations returns the transit the distinct paths show (provider → customers) and the
+// transit-free clique it was read with (nil when none was found).
+func (a *asPaths) relations() (transitTo map[uint32][]uint32, tier1 map[uint32]bool) {
+	links := a.links()
+	tier1 = a.clique(links)
+	return a.transit(links, tier1), tier1
+}
+
 // transit infers provider → customer edges from the distinct paths with Gao's degree
-// heuristic and a.tier1, the transit-free clique (see clique; nil when none was found or
-// looked for). On each path the top is its clique member nearest the observing peer, or
+// heuristic, links as links gives them, and tier1, the transit-free clique (see clique;
+// nil for Gao's heuristic alone). On each path the top is its clique member nearest the observing peer, or
 // else the AS with the most distinct neighbours (the first of equals); routes climb from
 // the origin to the top through customer → provider links and descend from the top to the
 // observing peer through provider → customer links. So right of the top each AS gives
@@ -606,8 +609,7 @@ func (a *asPaths) via(prefix netip.Prefix, origin uint32, limit int) []uint32 {
 // CAIDA's algorithm leaves it out. Without a clique, a peering link at the top is reported
 // as transit from the AS with more neighbours: the heuristic cannot tell peers apart. It
 // returns provider → customers.
-func (a *asPaths) transit() map[uint32][]uint32 {
-	links, tier1 := a.links(), a.tier1
+func (a *asPaths) transit(links map[uint32]map[uint32]bool, tier1 map[uint32]bool) map[uint32][]uint32 {
 	edges := map[uint32]map[uint32]bool{}
 	edge := func(provider, customer uint32) {
 		if tier1[customer] {

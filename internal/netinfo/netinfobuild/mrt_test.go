@@ -201,9 +201,9 @@ func TestMRTConstructed(t *testing.T) {
 	if got := paths.origins(netip.MustParsePrefix("192.0.2.0/24")); len(got) != 0 {
 		t.Errorf("origins 192.0.2.0/24 = %v, want none: its origins are private AS numbers", got)
 	}
-	// Transit by Gao's heuristic: AS 1 has the most neighbours (2, 10, 20, 40, 50) and tops
-	// every path through it, AS 10 the paths that stay below it; the 1-2 peering shows as
-	// transit from 1.
+	// Transit by Gao's heuristic alone (no clique; TestCliqueTransit has one): AS 1 has
+	// the most neighbours (2, 10, 20, 40, 50) and tops every path through it, AS 10 the
+	// paths that stay below it; the 1-2 peering shows as transit from 1.
 	want := map[uint32][]uint32{
 		1:  {2, 10, 20, 40, 50},
 		2:  {30},
@@ -213,7 +213,7 @@ func TestMRTConstructed(t *testing.T) {
 		40: {400},
 		50: {500},
 	}
-	if diff := cmp.Diff(want, paths.transit()); diff != "" {
+	if diff := cmp.Diff(want, paths.transit(paths.links(), nil)); diff != "" {
 		t.Errorf("transit (-want +got):\n%s", diff)
 	}
 }

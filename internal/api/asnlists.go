@@ -244,7 +244,7 @@ func prefixAppendEntry(b []byte, db *netinfo.DB, v *countryView, n netinfo.Netwo
 	b = append(b, `{"bgpPrefix":"`...)
 	b = append(p.AppendTo(b), '"')
 	b = p.Masked().Addr().AppendTo(ipKey(b, `,"bgpPrefixNetworkAddress":"`))
-	b = ipLastAddr(p).AppendTo(ipKey(b, `","bgpPrefixLastAddress":"`))
+	b = netinfo.LastAddr(p).AppendTo(ipKey(b, `","bgpPrefixLastAddress":"`))
 	b = append(b, '"')
 	b = ipStr(b, `,"registryStatus":`, n.RegistryStatus)
 	b = ipBool(b, `,"isBogon":`, n.IsBogon)

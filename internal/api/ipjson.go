@@ -1,7 +1,6 @@
 package api
 
 import (
-	"net/netip"
 	"strconv"
 
 	"github.com/ipatlas/ipatlas/internal/ipgeo"
@@ -79,23 +78,6 @@ func ipAppendGrouped(b []byte, n uint64) []byte {
 		b = append(b, c)
 	}
 	return b
-}
-
-// ipLastAddr returns the last address of p.
-func ipLastAddr(p netip.Prefix) netip.Addr {
-	a := p.Masked().Addr()
-	if a.Is4() {
-		v := a.As4()
-		for i := p.Bits(); i < 32; i++ {
-			v[i/8] |= 0x80 >> (i % 8)
-		}
-		return netip.AddrFrom4(v)
-	}
-	v := a.As16()
-	for i := p.Bits(); i < 128; i++ {
-		v[i/8] |= 0x80 >> (i % 8)
-	}
-	return netip.AddrFrom16(v)
 }
 
 // netLangName is a localised country name for a registered country code, "" if unknown.
@@ -184,14 +166,14 @@ func netAppendNetworkFields(b []byte, db *netinfo.DB, v *countryView, n netinfo.
 		b = append(b, '"')
 		b = ipKey(b, `,"bgpPrefixLastAddress":`)
 		b = append(b, '"')
-		b = ipLastAddr(p).AppendTo(b)
+		b = netinfo.LastAddr(p).AppendTo(b)
 		b = append(b, '"')
 		b = ipKey(b, `,"totalAddresses":`)
 		b = append(b, '"')
 		if n, ok := netinfo.PrefixSize(p).Uint64(); ok {
 			b = strconv.AppendUint(b, n, 10)
 		} else {
-			b = append(b, netinfo.PrefixSize(p).String()...)
+			b = netinfo.PrefixSize(p).AppendTo(b)
 		}
 		b = append(b, '"')
 	}

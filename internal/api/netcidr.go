@@ -151,7 +151,7 @@ func cidrItems(snap *dataset.Snapshot, v *countryView, items []netinfo.CIDRItem,
 
 // cidrFactsOf is the Network object of n, the facts of the range p.
 func cidrFactsOf(snap *dataset.Snapshot, v *countryView, p netip.Prefix, n netinfo.Network, lang string) cidrFacts {
-	snap.CompleteRangeRegisteredCountry(&n, p.Masked().Addr(), ipLastAddr(p))
+	snap.CompleteRangeRegisteredCountry(&n, p.Masked().Addr(), netinfo.LastAddr(p))
 	db := snap.Net
 	f := cidrFacts{
 		Registry: n.Registry, RegistryStatus: n.RegistryStatus, RegisteredCountry: n.RegisteredCountry,

@@ -137,6 +137,20 @@ func TestPutE5MatchesStrconv(t *testing.T) {
 	}
 }
 
+// FuzzPutE5: putE5 writes what strconv writes, at any position it may be given.
+func FuzzPutE5(f *testing.F) {
+	f.Add(int32(5150735), uint8(13))
+	f.Add(int32(-12776), uint8(0))
+	f.Add(int32(-1<<31), uint8(48))
+	f.Fuzz(func(t *testing.T, n int32, at uint8) {
+		var p pointBuf
+		i := int(at) % (len(p) - 15)
+		if got, want := string(p[i:p.putE5(i, n)]), strconv.FormatFloat(float64(n)/1e5, 'f', -1, 64); got != want {
+			t.Fatalf("putE5(%d, %d) = %s, want %s", i, n, got, want)
+		}
+	})
+}
+
 // TestPolygonsAppendJSONMatchesEncoding: the rendered area is what encoding/json writes for
 // the points (strconv's shortest form, as its float64 encoding uses for these magnitudes),
 // appended after whatever b held.

@@ -3,6 +3,7 @@ package netinfo_test
 import (
 	"bytes"
 	"errors"
+	"math/big"
 	"math/rand/v2"
 	"net/netip"
 	"slices"
@@ -356,5 +357,47 @@ func TestRangeRegisteredCountryNeedsStatus(t *testing.T) {
 	}
 	if n := res.Network; n.RegistryStatus != "" || n.RegisteredCountry != "" {
 		t.Errorf("range 45.6.0.0/16: status %q, country %q; want both empty", n.RegistryStatus, n.RegisteredCountry)
+	}
+}
+
+// LastAddr against netinfotest.LastAddr, which sets the host bits one byte at a time, over
+// random prefixes of every length of both families.
+func TestLastAddr(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	for i := range 20000 {
+		var b [16]byte
+		for j := range b {
+			b[j] = byte(rng.Uint32())
+		}
+		a := netip.AddrFrom16(b)
+		if i%2 == 0 {
+			a = netip.AddrFrom4([4]byte(b[:4]))
+		}
+		p := netip.PrefixFrom(a, rng.IntN(a.BitLen()+1))
+		if got, want := netinfo.LastAddr(p), netinfotest.LastAddr(p); got != want {
+			t.Fatalf("LastAddr(%v) = %v, want %v", p, got, want)
+		}
+	}
+}
+
+// AddrCount's decimal against math/big's, for every IPv6 prefix length and for sums that
+// put zeros at the head of a 19-digit chunk.
+func TestAddrCountDecimal(t *testing.T) {
+	for bits := 0; bits <= 128; bits++ {
+		for _, extra := range []int{-1, 0, 1} {
+			c := netinfo.PrefixSize(netip.PrefixFrom(netip.IPv6Unspecified(), bits))
+			want := new(big.Int).Lsh(big.NewInt(1), uint(128-bits))
+			switch {
+			case extra < 0 && bits > 0 && bits < 128:
+				c = c.Add(netinfo.PrefixSize(netip.PrefixFrom(netip.IPv6Unspecified(), 128)))
+				want.Add(want, big.NewInt(1))
+			case extra > 0 && bits > 1:
+				c = c.Add(netinfo.PrefixSize(netip.PrefixFrom(netip.IPv6Unspecified(), bits)))
+				want.Lsh(want, 1)
+			}
+			if got := string(c.AppendTo([]byte("x"))); got != "x"+want.String() {
+				t.Fatalf("/%d (%d): %s, want x%s", bits, extra, got, want)
+			}
+		}
 	}
 }

@@ -69,6 +69,14 @@ func ListBound(typ, field string) (int, bool) {
 	return ls.fixed, ok && ls.fixed > 0
 }
 
+// ListPage returns the page size the cost estimate counts for the paged list field
+// typ.field when its argument is absent, and the largest it counts, for tests that tie them
+// to the REST defaults and limits.
+func ListPage(typ, field string) (def, maxValue int, ok bool) {
+	ls, ok := listSizes[typeField{typ, field}]
+	return ls.def, ls.maxValue, ok && ls.arg != ""
+}
+
 // rootScale names the root fields whose lookup grows with an argument, and the argument:
 // a range's networks are nested depthLimit levels deep, up to netinfo.MaxNetworks of them,
 // each rendered by the REST answer the field projects (::/0 at depth 5 took about 7 ms

@@ -39,6 +39,8 @@ func ipRealServer(tb testing.TB) *Server {
 			Auth:  fakeAuth{"good": {ID: 1}},
 			Meter: fakeMeter{},
 			Data:  dataset.NewStatic(snap),
+			// For BenchmarkLoadTestStatic, the load test's baseline.
+			LoadTestStatic: true,
 		})
 	})
 	return ipRealSrv
@@ -485,7 +487,7 @@ func ipBenchServe(b *testing.B, s *Server, target string) {
 	}
 }
 
-// The three benchmarks go through the whole handler stack (middleware, fake auth and
+// The four benchmarks go through the whole handler stack (middleware, fake auth and
 // meter); compare them as ratios within one run.
 func BenchmarkCountryInfo(b *testing.B) {
 	ipBenchServe(b, ipRealServer(b), "/data/country-info?key=good&code=DE&localityLanguage=de")
@@ -493,6 +495,12 @@ func BenchmarkCountryInfo(b *testing.B) {
 
 func BenchmarkGeolocation(b *testing.B) {
 	ipBenchServe(b, ipRealServer(b), "/data/ip-geolocation-with-confidence?key=good&ip=81.2.69.142&localityLanguage=de")
+}
+
+// BenchmarkLoadTestStatic is the load test's keyed static baseline through the same stack:
+// what the other handler benchmarks cost beyond it is their own work.
+func BenchmarkLoadTestStatic(b *testing.B) {
+	ipBenchServe(b, ipRealServer(b), LoadTestPath+"?key=good")
 }
 
 func BenchmarkNetworkByIP(b *testing.B) {

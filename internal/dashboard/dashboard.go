@@ -42,9 +42,10 @@ type KeySyncer interface {
 
 // UnusedCounter reports units reserved but not yet served (quota.Meter), under the day
 // they are counted on in the store, so usage shown is what was answered rather than what
-// was reserved in advance.
+// was reserved in advance. UnusedAround calls read, which reads the store's usage, and
+// reports the units that usage holds unserved.
 type UnusedCounter interface {
-	Unused(id account.ID) []account.DayUsage
+	UnusedAround(id account.ID, read func() error) ([]account.DayUsage, error)
 }
 
 // Options configure a Server. Zero values select the documented defaults.

@@ -827,7 +827,9 @@ func TestLateFormIs408(t *testing.T) {
 
 type fakeMeter []account.DayUsage
 
-func (f fakeMeter) Unused(account.ID) []account.DayUsage { return f }
+func (f fakeMeter) UnusedAround(_ account.ID, read func() error) ([]account.DayUsage, error) {
+	return f, read()
+}
 
 // The store holds what was reserved in leases; the page shows what was served.
 func TestUsageSubtractsUnusedLease(t *testing.T) {

@@ -62,22 +62,30 @@ const chartDays = 30
 func (s *Server) usage(w http.ResponseWriter, r *http.Request, ss session) error {
 	now := s.opt.Now().UTC()
 	month := account.PeriodOf(now)
-	used, err := s.opt.Store.Usage(r.Context(), ss.acct.ID, month)
-	if err != nil {
-		return err
-	}
 	today := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
 	from := today.AddDate(0, 0, -(chartDays - 1))
-	days, err := s.opt.Store.DailyUsage(r.Context(), ss.acct.ID, from, today.AddDate(0, 0, 1))
-	if err != nil {
+	var used map[string]int64
+	var days []account.DayUsage
+	read := func() (err error) {
+		if used, err = s.opt.Store.Usage(r.Context(), ss.acct.ID, month); err != nil {
+			return err
+		}
+		days, err = s.opt.Store.DailyUsage(r.Context(), ss.acct.ID, from, today.AddDate(0, 0, 1))
 		return err
 	}
 	// The store counts units reserved ahead of use, on the day they were reserved; subtract
 	// what this server holds unused from that day (and from the month if it is this one),
-	// so the page shows queries answered.
+	// so the page shows queries answered. The meter reads both between two of its own
+	// reservations, so that the two agree.
 	var unused []account.DayUsage
+	var err error
 	if s.opt.Meter != nil {
-		unused = s.opt.Meter.Unused(ss.acct.ID)
+		unused, err = s.opt.Meter.UnusedAround(ss.acct.ID, read)
+	} else {
+		err = read()
+	}
+	if err != nil {
+		return err
 	}
 	perDay := make([]int64, chartDays)
 	for _, d := range days {

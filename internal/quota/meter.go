@@ -56,6 +56,11 @@ type Meter struct {
 	// closed is set by Close: a request still running after it (one the shutdown cut off)
 	// reserves its own unit alone, so that no unused units are left behind to over-count.
 	closed atomic.Bool
+	// changesStarted and changesDone count the changes of the store's usage that this
+	// meter makes along with its leases (a reservation, a give-back), each counted when it
+	// starts and when both sides are done: UnusedAround reads the store between two
+	// changes.
+	changesStarted, changesDone atomic.Uint64
 }
 
 type leaseKey struct {
@@ -178,6 +183,7 @@ func (m *Meter) Charge(ctx context.Context, a account.Account, pkg string) error
 // work, so that request's end does not cancel it.
 func (m *Meter) returnDayLocked(ctx context.Context, k leaseKey, l *lease) {
 	n := l.remaining
+	defer m.startChange()()
 	l.remaining = 0
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), releaseTimeout)
 	defer cancel()
@@ -211,6 +217,7 @@ func (m *Meter) refillLocked(ctx context.Context, k leaseKey, l *lease, now time
 	case limit > l.used:
 		n = min(max((limit-l.used)/m.opt.LeaseShare, 1), m.opt.MaxLease)
 	}
+	defer m.startChange()()
 	granted, err := m.opt.Store.Reserve(ctx, k.id, k.pkg, now, n, limit)
 	if err != nil {
 		return fmt.Errorf("quota: reserve: %w", err)
@@ -240,6 +247,8 @@ func (m *Meter) giveBack(ctx context.Context, k leaseKey, l *lease, cond func(*l
 		l.mu.Unlock()
 		return
 	}
+	done := m.startChange()
+	defer done()
 	l.remaining = 0
 	l.used -= n
 	l.mu.Unlock()
@@ -276,6 +285,42 @@ func (m *Meter) Unused(id account.ID) []account.DayUsage {
 		l.mu.Unlock()
 	}
 	return out
+}
+
+// startChange counts a change of the store's usage and of a lease's units as started; the
+// function it returns counts it as done.
+func (m *Meter) startChange() (done func()) {
+	m.changesStarted.Add(1)
+	return func() { m.changesDone.Add(1) }
+}
+
+// UnusedAround calls read, which reads account id's usage from the store, and returns what
+// Unused reports, with no reservation or give-back of this meter before read and Unused are
+// both done: the stored usage read minus these units is what was served. Otherwise a lease
+// refilled in between would have its new units subtracted from a usage read without them,
+// and a give-back would leave its units in the usage read but not in Unused, for as long as
+// the page that shows them. It tries again (calling read again) until no change interleaves,
+// at most a few times over a few milliseconds, after which the answer is as close as a
+// busy meter allows. An error of read is returned as it is.
+func (m *Meter) UnusedAround(id account.ID, read func() error) ([]account.DayUsage, error) {
+	const tries = 5
+	for try := 1; ; try++ {
+		done := m.changesDone.Load() // before started: see below
+		started := m.changesStarted.Load()
+		// started ≥ every count of done read before it, so equal means that nothing was
+		// under way when done was read and nothing started until started was read.
+		if started != done && try < tries {
+			time.Sleep(time.Millisecond)
+			continue
+		}
+		if err := read(); err != nil {
+			return nil, err
+		}
+		unused := m.Unused(id)
+		if m.changesStarted.Load() == started || try >= tries {
+			return unused, nil
+		}
+	}
 }
 
 // ReleaseIdle gives back the unused units of leases idle for longer than IdleRelease.

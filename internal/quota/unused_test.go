@@ -138,3 +138,70 @@ func TestLeaseEndsAtMidnightForCancelledRequest(t *testing.T) {
 		t.Errorf("2026-03-09 holds %d in the store, want the 10 served", got)
 	}
 }
+
+// TestUnusedAroundInterleaved: a lease refilled, or given back, while the dashboard reads
+// the store does not skew stored minus unused. read makes the change itself (as another
+// request or the idle release would, between the read and Unused): the first read's usage
+// lacks the refill's units (or still holds the given-back ones) that the Unused after it
+// reports otherwise, so UnusedAround must read again. Reading once and then calling Unused,
+// as the dashboard did, is off by the lease.
+func TestUnusedAroundInterleaved(t *testing.T) {
+	for _, change := range []string{"refill", "give back", "every read"} {
+		t.Run(change, func(t *testing.T) {
+			store := newFakeStore()
+			m := NewMeter(Options{Store: store, Plans: DefaultPlans(), MaxLease: 10})
+			a := account.Account{ID: 1, Plan: "free"}
+			served := int64(0)
+			charge := func(n int) {
+				t.Helper()
+				for range n {
+					if err := m.Charge(t.Context(), a, IPGeolocation); err != nil {
+						t.Fatal(err)
+					}
+					served++
+				}
+			}
+			charge(3) // a lease of 10, 7 unused
+			period := account.PeriodOf(time.Now())
+			var stored, firstStored int64
+			reads := 0
+			read := func() error {
+				reads++
+				stored = store.get(a.ID, IPGeolocation, period)
+				switch {
+				case reads == 1:
+					firstStored = stored
+					if change == "give back" {
+						m.Close(t.Context())
+					} else {
+						charge(8) // 7 from the lease, then a refill of 10
+					}
+				case change == "every read":
+					charge(10)
+				}
+				return nil
+			}
+			unused, err := m.UnusedAround(a.ID, read)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var n int64
+			for _, u := range unused {
+				n += u.Used
+			}
+			if change == "every read" {
+				// A meter that never stops changing: UnusedAround gives up after a few reads.
+				if reads != 5 {
+					t.Errorf("%d reads, want 5", reads)
+				}
+				return
+			}
+			if got := stored - n; got != served || reads != 2 {
+				t.Errorf("stored %d - unused %d = %d after %d reads, want %d served after 2 reads", stored, n, got, reads, served)
+			}
+			if naive := firstStored - n; naive == served {
+				t.Errorf("the first read minus the unused units after it is %d, the right answer: the change did not interleave", naive)
+			}
+		})
+	}
+}

@@ -31,9 +31,16 @@ var listPages = []struct {
 	{"/data/asn-info-full", "peersCap", asnFullCap, asnFullCap, "asnInfoFull", "AsnInfoFull", "transitTo,receivingFrom"},
 }
 
-// proseDefault finds, in text after the first mention of param, the first stated default
-// ("default 25", "(default 25)", "default to 25", "defaults to 25") and the first "1 to N"
-// range before it; -1 where there is none.
+// Stated defaults ("default 25", "(default: 25)", "defaults to `25`") and limits ("1 to 50",
+// "1–50", "50 is the hard limit", "up to 50", "at most 50") in prose.
+var (
+	proseDefaultRE = regexp.MustCompile("(?i)\\bdefaults?:?\\s*(?:to\\s+)?`?(\\d+)")
+	proseLimitRE   = regexp.MustCompile("(?i)\\b(?:1 to|1\\s*[-–]\\s*|up to|at most)\\s*`?(\\d+)|\\b(\\d+)`? is the (?:hard )?limit")
+)
+
+// proseDefault finds, in text after the first mention of param (all of text when param is
+// ""), the first stated default and the first limit stated before it; -1 where there is
+// none.
 func proseDefault(text, param string) (def, max int) {
 	text = strings.Join(strings.Fields(text), " ")
 	i := strings.Index(text, param)
@@ -42,12 +49,12 @@ func proseDefault(text, param string) (def, max int) {
 	}
 	text = text[i+len(param):]
 	def, max = -1, -1
-	if m := regexp.MustCompile(`defaults? (?:to )?(\d+)`).FindStringSubmatchIndex(text); m != nil {
+	if m := proseDefaultRE.FindStringSubmatchIndex(text); m != nil {
 		fmt.Sscan(text[m[2]:m[3]], &def)
 		text = text[:m[0]]
 	}
-	if m := regexp.MustCompile(`\b1 to (\d+)`).FindStringSubmatch(text); m != nil {
-		fmt.Sscan(m[1], &max)
+	if m := proseLimitRE.FindStringSubmatch(text); m != nil {
+		fmt.Sscan(m[1]+m[2], &max)
 	}
 	return def, max
 }
@@ -100,7 +107,8 @@ func TestListDefaultsAgree(t *testing.T) {
 				t.Errorf("OpenAPI %s %s: schema default %v, maximum %v; want %d, %d",
 					lp.path, lp.param, p.Schema.Default, deref(p.Schema.Maximum), lp.def, lp.max)
 			}
-			checkProse(t, "OpenAPI "+lp.path+" "+lp.param+" description", p.Description, lp.param, lp.def, lp.max)
+			// A parameter's own description seldom names it: all of it is about it.
+			checkProse(t, "OpenAPI "+lp.path+" "+lp.param+" description", p.Description, "", lp.def, lp.max)
 		}
 		if !found {
 			t.Errorf("OpenAPI %s: no %s parameter", lp.path, lp.param)
@@ -117,6 +125,10 @@ func TestListDefaultsAgree(t *testing.T) {
 				t.Errorf("GraphQL schema, %s: the description states no default for %s", lp.root, lp.param)
 			}
 			checkProse(t, "GraphQL schema, "+lp.root, desc, lp.param, lp.def, lp.max)
+			// An argument's default in the SDL itself (batchSize: Int = 25).
+			if m := regexp.MustCompile(`\b` + lp.root + `\([^)]*\b` + lp.param + `: Int = (\d+)`).FindStringSubmatch(string(sdl)); m != nil && m[1] != fmt.Sprint(lp.def) {
+				t.Errorf("GraphQL schema, %s(%s: Int = %s); it is %d", lp.root, lp.param, m[1], lp.def)
+			}
 		}
 	}
 }
@@ -129,14 +141,14 @@ func deref(p *int) any {
 }
 
 // checkProse fails where text states a default or a range for param other than def, max.
-func checkProse(t *testing.T, where, text, param string, def, max int) {
+func checkProse(t *testing.T, where, text, param string, def, max int) { // param "": all of text
 	t.Helper()
 	d, m := proseDefault(text, param)
 	if d >= 0 && d != def {
-		t.Errorf("%s says %s defaults to %d; it is %d", where, param, d, def)
+		t.Errorf("%s states a default of %d; it is %d", where, d, def)
 	}
 	if m >= 0 && m != max {
-		t.Errorf("%s says %s goes up to %d; the limit is %d", where, param, m, max)
+		t.Errorf("%s states a limit of %d; it is %d", where, m, max)
 	}
 }
 

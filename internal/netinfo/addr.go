@@ -104,10 +104,14 @@ func width(is4 bool) int {
 	return 128
 }
 
-// LastAddr returns the last address of p: its host bits all set. It is what a network's
+// LastAddr returns the last address of p: its host bits all set (the zero Addr for an
+// invalid p). It is what a network's
 // bgpPrefixLastAddress says, written with every network answer, so it is two word-wide ORs
 // rather than a loop over the host bits (a fiftieth of a geolocation render's instructions).
 func LastAddr(p netip.Prefix) netip.Addr {
+	if !p.IsValid() {
+		return netip.Addr{}
+	}
 	p = p.Masked()
 	return lastOf(p).addr(p.Addr().Is4())
 }

@@ -378,6 +378,19 @@ func TestLastAddr(t *testing.T) {
 			t.Fatalf("LastAddr(%v) = %v, want %v", p, got, want)
 		}
 	}
+	for p, want := range map[string]string{
+		"::ffff:1.2.3.0/120": "::ffff:1.2.3.255", // IPv4-mapped stays IPv6
+		"0.0.0.0/0":          "255.255.255.255",
+		"10.1.2.3/32":        "10.1.2.3",
+		"::/0":               "ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff",
+	} {
+		if got := netinfo.LastAddr(netip.MustParsePrefix(p)); got.String() != want {
+			t.Errorf("LastAddr(%s) = %v, want %s", p, got, want)
+		}
+	}
+	if got := netinfo.LastAddr(netip.Prefix{}); got.IsValid() {
+		t.Errorf("LastAddr of the zero Prefix = %v, want the zero Addr", got)
+	}
 }
 
 // AddrCount's decimal against math/big's, for every IPv6 prefix length and for sums that

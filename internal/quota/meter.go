@@ -56,12 +56,15 @@ type Meter struct {
 	// closed is set by Close: a request still running after it (one the shutdown cut off)
 	// reserves its own unit alone, so that no unused units are left behind to over-count.
 	closed atomic.Bool
-	// changesStarted and changesDone count the changes of the store's usage that this
-	// meter makes along with its leases (a reservation, a give-back), each counted when it
-	// starts and when both sides are done: UnusedAround reads the store between two
-	// changes.
-	changesStarted, changesDone atomic.Uint64
+	// changes counts the changes of the store's usage that this meter makes along with its
+	// leases (a reservation, a give-back), each when it starts and when both sides are
+	// done, in stripes by account: UnusedAround reads an account's usage between two
+	// changes of its stripe, so that other accounts' refills seldom make it read again.
+	changes [changeStripes]struct{ started, done atomic.Uint64 }
 }
+
+// changeStripes is the number of Meter.changes stripes.
+const changeStripes = 64
 
 type leaseKey struct {
 	id  account.ID
@@ -183,7 +186,7 @@ func (m *Meter) Charge(ctx context.Context, a account.Account, pkg string) error
 // work, so that request's end does not cancel it.
 func (m *Meter) returnDayLocked(ctx context.Context, k leaseKey, l *lease) {
 	n := l.remaining
-	defer m.startChange()()
+	defer m.startChange(k.id)()
 	l.remaining = 0
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), releaseTimeout)
 	defer cancel()
@@ -217,7 +220,7 @@ func (m *Meter) refillLocked(ctx context.Context, k leaseKey, l *lease, now time
 	case limit > l.used:
 		n = min(max((limit-l.used)/m.opt.LeaseShare, 1), m.opt.MaxLease)
 	}
-	defer m.startChange()()
+	defer m.startChange(k.id)()
 	granted, err := m.opt.Store.Reserve(ctx, k.id, k.pkg, now, n, limit)
 	if err != nil {
 		return fmt.Errorf("quota: reserve: %w", err)
@@ -247,7 +250,7 @@ func (m *Meter) giveBack(ctx context.Context, k leaseKey, l *lease, cond func(*l
 		l.mu.Unlock()
 		return
 	}
-	done := m.startChange()
+	done := m.startChange(k.id)
 	defer done()
 	l.remaining = 0
 	l.used -= n
@@ -287,11 +290,17 @@ func (m *Meter) Unused(id account.ID) []account.DayUsage {
 	return out
 }
 
-// startChange counts a change of the store's usage and of a lease's units as started; the
-// function it returns counts it as done.
-func (m *Meter) startChange() (done func()) {
-	m.changesStarted.Add(1)
-	return func() { m.changesDone.Add(1) }
+// startChange counts a change of account id's usage in the store and of its lease's units
+// as started; the function it returns counts it as done.
+func (m *Meter) startChange(id account.ID) (done func()) {
+	c := m.changeStripe(id)
+	c.started.Add(1)
+	return func() { c.done.Add(1) }
+}
+
+// changeStripe is the stripe of Meter.changes that counts account id's changes.
+func (m *Meter) changeStripe(id account.ID) *struct{ started, done atomic.Uint64 } {
+	return &m.changes[uint64(id)%changeStripes]
 }
 
 // UnusedAround calls read, which reads account id's usage from the store, and returns what
@@ -304,9 +313,10 @@ func (m *Meter) startChange() (done func()) {
 // busy meter allows. An error of read is returned as it is.
 func (m *Meter) UnusedAround(id account.ID, read func() error) ([]account.DayUsage, error) {
 	const tries = 5
+	c := m.changeStripe(id)
 	for try := 1; ; try++ {
-		done := m.changesDone.Load() // before started: see below
-		started := m.changesStarted.Load()
+		done := c.done.Load() // before started: see below
+		started := c.started.Load()
 		// started ≥ every count of done read before it, so equal means that nothing was
 		// under way when done was read and nothing started until started was read.
 		if started != done && try < tries {
@@ -317,7 +327,7 @@ func (m *Meter) UnusedAround(id account.ID, read func() error) ([]account.DayUsa
 			return nil, err
 		}
 		unused := m.Unused(id)
-		if m.changesStarted.Load() == started || try >= tries {
+		if c.started.Load() == started || try >= tries {
 			return unused, nil
 		}
 	}

@@ -146,38 +146,47 @@ func TestLeaseEndsAtMidnightForCancelledRequest(t *testing.T) {
 // reports otherwise, so UnusedAround must read again. Reading once and then calling Unused,
 // as the dashboard did, is off by the lease.
 func TestUnusedAroundInterleaved(t *testing.T) {
-	for _, change := range []string{"refill", "give back", "every read"} {
+	for _, change := range []string{"refill", "give back", "midnight", "every read", "another account"} {
 		t.Run(change, func(t *testing.T) {
 			store := newFakeStore()
-			m := NewMeter(Options{Store: store, Plans: DefaultPlans(), MaxLease: 10})
+			now := time.Date(2026, 3, 9, 23, 59, 0, 0, time.UTC)
+			m := NewMeter(Options{Store: store, Plans: DefaultPlans(), MaxLease: 10, Now: func() time.Time { return now }})
 			a := account.Account{ID: 1, Plan: "free"}
+			b := account.Account{ID: 2, Plan: "free"} // in another of the meter's stripes
 			served := int64(0)
-			charge := func(n int) {
+			charge := func(acct account.Account, n int) {
 				t.Helper()
 				for range n {
-					if err := m.Charge(t.Context(), a, IPGeolocation); err != nil {
+					if err := m.Charge(t.Context(), acct, IPGeolocation); err != nil {
 						t.Fatal(err)
 					}
-					served++
+					if acct == a {
+						served++
+					}
 				}
 			}
-			charge(3) // a lease of 10, 7 unused
-			period := account.PeriodOf(time.Now())
+			charge(a, 3) // a lease of 10, 7 unused
+			period := account.PeriodOf(now)
 			var stored, firstStored int64
 			reads := 0
 			read := func() error {
 				reads++
 				stored = store.get(a.ID, IPGeolocation, period)
 				switch {
-				case reads == 1:
+				case reads > 1 && change != "every read":
+				case change == "give back":
+					m.Close(t.Context())
+				case change == "midnight":
+					// The next day's first query gives the 7 back to today, then reserves.
+					now = now.Add(2 * time.Minute)
+					charge(a, 1)
+				case change == "another account":
+					charge(b, 11) // two reservations of b's
+				default:
+					charge(a, 10) // 7 from the lease, then a refill of 10
+				}
+				if reads == 1 {
 					firstStored = stored
-					if change == "give back" {
-						m.Close(t.Context())
-					} else {
-						charge(8) // 7 from the lease, then a refill of 10
-					}
-				case change == "every read":
-					charge(10)
 				}
 				return nil
 			}
@@ -189,10 +198,16 @@ func TestUnusedAroundInterleaved(t *testing.T) {
 			for _, u := range unused {
 				n += u.Used
 			}
-			if change == "every read" {
+			switch change {
+			case "every read":
 				// A meter that never stops changing: UnusedAround gives up after a few reads.
 				if reads != 5 {
 					t.Errorf("%d reads, want 5", reads)
+				}
+				return
+			case "another account":
+				if got := stored - n; got != served || reads != 1 {
+					t.Errorf("stored %d - unused %d = %d after %d reads, want %d served after 1 read", stored, n, got, reads, served)
 				}
 				return
 			}

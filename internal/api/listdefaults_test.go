@@ -20,7 +20,7 @@ var listPages = []struct {
 	path, param     string
 	def, max        int
 	root            string // the GraphQL root field with the same argument ("": described as another's)
-	gqlType, fields string // the list fields the cost table counts, comma-separated
+	gqlType, fields string // the list fields the cost table counts, comma-separated ("": the root scales)
 }{
 	{"/data/asn-info-transit-to", "batchSize", asnDefaultBatch, asnMaxBatch, "asnInfo", "AsnInfo", "transitTo"},
 	{"/data/asn-info-receiving-from", "batchSize", asnDefaultBatch, asnMaxBatch, "", "AsnInfoReceivingFrom", "receivingFrom"},
@@ -29,6 +29,8 @@ var listPages = []struct {
 	{"/data/tor-exit-nodes-list", "batchSize", torExitsDefaultBatch, listMaxBatch, "torExitNodesList", "TorExitNodesList", "nodes"},
 	{"/data/network-by-cidr", "subnetsBatchSize", netinfo.MaxSubnetsBatch, netinfo.MaxSubnetsBatch, "networkByCidr", "CidrNetwork", "subnets"},
 	{"/data/asn-info-full", "peersCap", asnFullCap, asnFullCap, "asnInfoFull", "AsnInfoFull", "transitTo,receivingFrom"},
+	// Not a page but a depth, which the cost table scales the root by (no list field).
+	{"/data/network-by-cidr", "depthLimit", netinfo.DefaultDepthLimit, netinfo.MaxDepthLimit, "networkByCidr", "", ""},
 }
 
 // Stated defaults ("default 25", "(default: 25)", "defaults to `25`") and limits ("1 to 50",
@@ -81,7 +83,17 @@ func TestListDefaultsAgree(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, lp := range listPages {
+		if lp.gqlType == "" {
+			arg, def, max, ok := graphql.RootScale(lp.root)
+			if !ok || arg != lp.param || def != lp.def || max != lp.max {
+				t.Errorf("GraphQL cost table, root %s: scaled by %q, default %d, max %d (listed %v); the REST %s %s: %d, %d",
+					lp.root, arg, def, max, ok, lp.path, lp.param, lp.def, lp.max)
+			}
+		}
 		for _, f := range strings.Split(lp.fields, ",") {
+			if f == "" {
+				continue
+			}
 			def, max, ok := graphql.ListPage(lp.gqlType, f)
 			if !ok || def != lp.def || max != lp.max {
 				t.Errorf("GraphQL cost table, %s.%s: default %d, max %d (listed %v); the REST %s %s: %d, %d",
@@ -113,7 +125,9 @@ func TestListDefaultsAgree(t *testing.T) {
 		if !found {
 			t.Errorf("OpenAPI %s: no %s parameter", lp.path, lp.param)
 		}
-		checkProse(t, "OpenAPI "+lp.path+" description", op.Description, lp.param, lp.def, lp.max)
+		// An operation's description speaks of other limits too ("At most 1000 networks"):
+		// only the default is read there.
+		checkProse(t, "OpenAPI "+lp.path+" description", op.Description, lp.param, lp.def, -1)
 
 		if lp.root != "" {
 			desc, ok := sdlRootDescription(string(sdl), lp.root)
@@ -140,14 +154,15 @@ func deref(p *int) any {
 	return *p
 }
 
-// checkProse fails where text states a default or a range for param other than def, max.
+// checkProse fails where text states a default or a limit for param other than def, max
+// (max -1: any limit).
 func checkProse(t *testing.T, where, text, param string, def, max int) { // param "": all of text
 	t.Helper()
 	d, m := proseDefault(text, param)
 	if d >= 0 && d != def {
 		t.Errorf("%s states a default of %d; it is %d", where, d, def)
 	}
-	if m >= 0 && m != max {
+	if m >= 0 && max >= 0 && m != max {
 		t.Errorf("%s states a limit of %d; it is %d", where, m, max)
 	}
 }

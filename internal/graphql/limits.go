@@ -86,6 +86,13 @@ var rootScale = map[string]listSize{
 	"networkByCidr": {arg: "depthLimit", def: 1, maxValue: 5},
 }
 
+// RootScale returns the argument that a root field's cost grows with, its value when absent
+// and the largest counted, for tests that tie them to the REST defaults and limits.
+func RootScale(root string) (arg string, def, maxValue int, ok bool) {
+	sc, ok := rootScale[root]
+	return sc.arg, sc.def, sc.maxValue, ok
+}
+
 // limitError is a query over a limit, reported before anything runs.
 type limitError struct {
 	code string

@@ -17,20 +17,24 @@ import (
 // The same numbers are written again in GraphQL's cost table, in the OpenAPI document's
 // schemas and in the prose of both documents; TestListDefaultsAgree ties them to these.
 var listPages = []struct {
-	path, param     string
-	def, max        int
-	root            string // the GraphQL root field with the same argument ("": described as another's)
-	gqlType, fields string // the list fields the cost table counts, comma-separated ("": the root scales)
+	path, param string
+	def, max    int
+	// unbounded: a value over max is taken as max rather than refused, so the OpenAPI
+	// schema states no maximum (asn-info-full's peersCap).
+	unbounded bool
+	root      string   // the GraphQL root field with the same argument ("": described as another's)
+	gqlType   string   // the type of the list fields the cost table counts ("": the root scales)
+	fields    []string // those list fields
 }{
-	{"/data/asn-info-transit-to", "batchSize", asnDefaultBatch, asnMaxBatch, "asnInfo", "AsnInfo", "transitTo"},
-	{"/data/asn-info-receiving-from", "batchSize", asnDefaultBatch, asnMaxBatch, "", "AsnInfoReceivingFrom", "receivingFrom"},
-	{"/data/asn-rank-list", "batchSize", rankListDefaultBatch, listMaxBatch, "asnRankList", "AsnRankList", "asns"},
-	{"/data/prefixes-list", "batchSize", prefixesDefaultBatch, listMaxBatch, "prefixesList", "PrefixesList", "prefixes"},
-	{"/data/tor-exit-nodes-list", "batchSize", torExitsDefaultBatch, listMaxBatch, "torExitNodesList", "TorExitNodesList", "nodes"},
-	{"/data/network-by-cidr", "subnetsBatchSize", netinfo.MaxSubnetsBatch, netinfo.MaxSubnetsBatch, "networkByCidr", "CidrNetwork", "subnets"},
-	{"/data/asn-info-full", "peersCap", asnFullCap, asnFullCap, "asnInfoFull", "AsnInfoFull", "transitTo,receivingFrom"},
+	{"/data/asn-info-transit-to", "batchSize", asnDefaultBatch, asnMaxBatch, false, "asnInfo", "AsnInfo", []string{"transitTo"}},
+	{"/data/asn-info-receiving-from", "batchSize", asnDefaultBatch, asnMaxBatch, false, "", "AsnInfoReceivingFrom", []string{"receivingFrom"}},
+	{"/data/asn-rank-list", "batchSize", rankListDefaultBatch, listMaxBatch, false, "asnRankList", "AsnRankList", []string{"asns"}},
+	{"/data/prefixes-list", "batchSize", prefixesDefaultBatch, listMaxBatch, false, "prefixesList", "PrefixesList", []string{"prefixes"}},
+	{"/data/tor-exit-nodes-list", "batchSize", torExitsDefaultBatch, listMaxBatch, false, "torExitNodesList", "TorExitNodesList", []string{"nodes"}},
+	{"/data/network-by-cidr", "subnetsBatchSize", netinfo.MaxSubnetsBatch, netinfo.MaxSubnetsBatch, false, "networkByCidr", "CidrNetwork", []string{"subnets"}},
+	{"/data/asn-info-full", "peersCap", asnFullCap, asnFullCap, true, "asnInfoFull", "AsnInfoFull", []string{"transitTo", "receivingFrom"}},
 	// Not a page but a depth, which the cost table scales the root by (no list field).
-	{"/data/network-by-cidr", "depthLimit", netinfo.DefaultDepthLimit, netinfo.MaxDepthLimit, "networkByCidr", "", ""},
+	{"/data/network-by-cidr", "depthLimit", netinfo.DefaultDepthLimit, netinfo.MaxDepthLimit, false, "networkByCidr", "", nil},
 }
 
 // Stated defaults ("default 25", "(default: 25)", "defaults to `25`") and limits ("1 to 50",
@@ -90,10 +94,7 @@ func TestListDefaultsAgree(t *testing.T) {
 					lp.root, arg, def, max, ok, lp.path, lp.param, lp.def, lp.max)
 			}
 		}
-		for _, f := range strings.Split(lp.fields, ",") {
-			if f == "" {
-				continue
-			}
+		for _, f := range lp.fields {
 			def, max, ok := graphql.ListPage(lp.gqlType, f)
 			if !ok || def != lp.def || max != lp.max {
 				t.Errorf("GraphQL cost table, %s.%s: default %d, max %d (listed %v); the REST %s %s: %d, %d",
@@ -112,10 +113,8 @@ func TestListDefaultsAgree(t *testing.T) {
 				continue
 			}
 			found = true
-			// asn-info-full's peersCap leaves any value outside 1–50 at 50 rather than
-			// refusing it, so its schema has no maximum.
 			if p.Schema.Default != float64(lp.def) ||
-				(lp.param != "peersCap" && (p.Schema.Maximum == nil || *p.Schema.Maximum != lp.max)) {
+				(!lp.unbounded && (p.Schema.Maximum == nil || *p.Schema.Maximum != lp.max)) {
 				t.Errorf("OpenAPI %s %s: schema default %v, maximum %v; want %d, %d",
 					lp.path, lp.param, p.Schema.Default, deref(p.Schema.Maximum), lp.def, lp.max)
 			}

@@ -270,7 +270,7 @@ func input(ctx context.Context, src build.Sources, rep reporter) (netinfo.Input,
 func addIANA(in *netinfo.Input, f iana.Facts) []verdict {
 	vs := make([]verdict, 0, len(f.Space)+len(f.Special))
 	for _, s := range f.Space {
-		first, last := s.Prefix.Addr(), lastAddr(s.Prefix)
+		first, last := s.Prefix.Addr(), netinfo.LastAddr(s.Prefix)
 		in.Registry = append(in.Registry, netinfo.RegistryBlock{First: first, Last: last, Registry: s.Registry, Status: s.Status, Priority: prioIANASpace})
 		vs = append(vs, verdict{first: first, last: last, bogon: s.Bogon, kind: kindIANA, bits: s.Prefix.Bits()})
 	}
@@ -278,7 +278,7 @@ func addIANA(in *netinfo.Input, f iana.Facts) []verdict {
 		if s.Prefix.Addr().Is4In6() {
 			continue // IPv4-mapped space: lookups unmap it first
 		}
-		first, last := s.Prefix.Addr(), lastAddr(s.Prefix)
+		first, last := s.Prefix.Addr(), netinfo.LastAddr(s.Prefix)
 		if !s.Reachable {
 			// A globally reachable block is someone's network (AS112's 2620:4f:8000::/48 in
 			// ARIN's 2620::/23): the registries say whose. Only its bogon verdict is IANA's.
@@ -316,12 +316,12 @@ func fullBogonVerdicts(fb fullBogons, facts iana.Facts) []verdict {
 		date := l.Updated.UTC().Format(time.DateOnly)
 		var has4, has6 bool
 		for _, p := range l.Prefixes {
-			vs = append(vs, verdict{first: p.Addr(), last: lastAddr(p), bogon: true, date: date, kind: kindFullBogons})
+			vs = append(vs, verdict{first: p.Addr(), last: netinfo.LastAddr(p), bogon: true, date: date, kind: kindFullBogons})
 			has4, has6 = has4 || p.Addr().Is4(), has6 || p.Addr().Is6()
 		}
 		for _, s := range facts.Space {
 			if !s.Bogon && (s.Prefix.Addr().Is4() && has4 || s.Prefix.Addr().Is6() && has6) {
-				vs = append(vs, verdict{first: s.Prefix.Addr(), last: lastAddr(s.Prefix), date: date, kind: kindFullBogons})
+				vs = append(vs, verdict{first: s.Prefix.Addr(), last: netinfo.LastAddr(s.Prefix), date: date, kind: kindFullBogons})
 			}
 		}
 	}
@@ -530,18 +530,4 @@ func blockRegistry(blocks []iana.ASNBlock, asn uint32) string {
 		return blocks[i].Registry
 	}
 	return ""
-}
-
-// lastAddr returns the last address of p.
-func lastAddr(p netip.Prefix) netip.Addr {
-	b := p.Masked().Addr().AsSlice()
-	for i := range b {
-		for bit := range 8 {
-			if i*8+bit >= p.Bits() {
-				b[i] |= 0x80 >> bit
-			}
-		}
-	}
-	a, _ := netip.AddrFromSlice(b)
-	return a
 }

@@ -189,7 +189,7 @@ func routedVerdicts(nets []netinfo.Announced, vs []verdict, ianaReserved func(ne
 	freeRanges := rangesOf(free)
 	var out []verdict
 	for _, n := range nets {
-		first, last := n.Prefix.Addr(), lastAddr(n.Prefix)
+		first, last := n.Prefix.Addr(), netinfo.LastAddr(n.Prefix)
 		if freeRanges.overlaps(first, last) && !ianaReserved(n.Prefix) {
 			out = append(out, verdict{first: first, last: last, date: date, kind: kindRouted})
 		}

@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/ipatlas/ipatlas/internal/netinfo"
 )
 
 // Header is a file's version line.
@@ -193,7 +195,7 @@ func parseRecord(fields []string) (Record, error) {
 		if p.Masked() != p {
 			return Record{}, errors.New("ipv6 start not aligned")
 		}
-		rec.First, rec.Last = a, lastAddr(p)
+		rec.First, rec.Last = a, netinfo.LastAddr(p)
 	case "asn":
 		// value is bounded first, so that start+value-1 cannot wrap around 2^64 to a small number.
 		start, err := strconv.ParseUint(fields[3], 10, 32)
@@ -208,18 +210,6 @@ func parseRecord(fields []string) (Record, error) {
 }
 
 func upper(c byte) bool { return 'A' <= c && c <= 'Z' }
-
-func lastAddr(p netip.Prefix) netip.Addr {
-	b := p.Addr().As16()
-	for i := range b {
-		for bit := range 8 {
-			if i*8+bit >= p.Bits() {
-				b[i] |= 0x80 >> bit
-			}
-		}
-	}
-	return netip.AddrFrom16(b)
-}
 
 // Date turns "yyyymmdd" into "yyyy-mm-dd"; anything else, including "00000000" (no date)
 // and days that do not exist (20200230), gives "".

@@ -58,10 +58,11 @@ func ipASN(b []byte, asn uint32) []byte {
 	return append(b, '"')
 }
 
-// ipRankText appends the rank text "#53 out of 62,872".
+// ipRankText appends the rank text "#53 out of 62,872", the rank grouped as the total is
+// ("#16,959 out of 77,428").
 func ipRankText(b []byte, rank, total int) []byte {
 	b = append(b, '"', '#')
-	b = strconv.AppendInt(b, int64(rank), 10)
+	b = ipAppendGrouped(b, uint64(rank))
 	b = append(b, " out of "...)
 	b = ipAppendGrouped(b, uint64(total))
 	return append(b, '"')

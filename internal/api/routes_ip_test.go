@@ -414,6 +414,14 @@ func TestIPJSONMatchesEncodingJSON(t *testing.T) {
 			t.Errorf("grouped %d = %s", n, got)
 		}
 	}
+	for _, tc := range []struct {
+		rank, total int
+		want        string
+	}{{53, 62872, `"#53 out of 62,872"`}, {16959, 77428, `"#16,959 out of 77,428"`}, {1000, 1000, `"#1,000 out of 1,000"`}} {
+		if got := string(ipRankText(nil, tc.rank, tc.total)); got != tc.want {
+			t.Errorf("rank text %d of %d: %s, want %s", tc.rank, tc.total, got, tc.want)
+		}
+	}
 }
 
 func ipMust(b []byte, err error) []byte {

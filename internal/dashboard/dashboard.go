@@ -413,17 +413,27 @@ func (s *Server) render(w http.ResponseWriter, code int, name string, p page) {
 func (s *Server) secure(r *http.Request) bool { return s.opt.ClientAddrs.ViaHTTPS(r) }
 
 // cookieName uses the __Host- prefix when the cookie can be Secure: browsers then refuse it
-// unless it is Secure, host-only and Path=/.
+// unless it is Secure, host-only and Path=/. The new key's cookie, which only its page is
+// sent (setCookie), takes __Secure- instead, which asks for Secure alone.
 func (s *Server) cookieName(r *http.Request, base string) string {
-	if s.secure(r) {
-		return "__Host-" + base
+	switch {
+	case !s.secure(r):
+		return base
+	case base == flashCookie:
+		return "__Secure-" + base
 	}
-	return base
+	return "__Host-" + base
 }
 
 func (s *Server) setCookie(w http.ResponseWriter, r *http.Request, base, value string, maxAge int) {
+	path := "/"
+	if base == flashCookie {
+		// A new key goes only to the page that shows it, not with every request to the
+		// host (the API's among them) while it lasts.
+		path = accountHome
+	}
 	http.SetCookie(w, &http.Cookie{
-		Name: s.cookieName(r, base), Value: value, Path: "/", MaxAge: maxAge,
+		Name: s.cookieName(r, base), Value: value, Path: path, MaxAge: maxAge,
 		HttpOnly: true, Secure: s.secure(r), SameSite: http.SameSiteLaxMode,
 	})
 }

@@ -653,21 +653,28 @@ func TestCookies(t *testing.T) {
 				t.Fatal(err)
 			}
 			r.Body.Close()
-			name := sessionCookie
-			if tls {
-				name = "__Host-" + sessionCookie
-			}
-			var found bool
-			for _, ck := range r.Cookies() {
-				if ck.Name == name {
-					found = true
-					if !ck.HttpOnly || ck.Secure != tls || ck.SameSite != http.SameSiteLaxMode || ck.Path != "/" || ck.Domain != "" {
-						t.Errorf("session cookie %+v", ck)
+			// The session goes with every request to the host; the new key only to the
+			// page that shows it once.
+			for _, want := range []struct{ name, tlsPrefix, path string }{
+				{sessionCookie, "__Host-", "/"},
+				{flashCookie, "__Secure-", accountHome},
+			} {
+				name := want.name
+				if tls {
+					name = want.tlsPrefix + name
+				}
+				var found bool
+				for _, ck := range r.Cookies() {
+					if ck.Name == name {
+						found = true
+						if !ck.HttpOnly || ck.Secure != tls || ck.SameSite != http.SameSiteLaxMode || ck.Path != want.path || ck.Domain != "" {
+							t.Errorf("%s cookie %+v", want.name, ck)
+						}
 					}
 				}
-			}
-			if !found {
-				t.Errorf("no %s cookie in %v", name, r.Cookies())
+				if !found {
+					t.Errorf("no %s cookie in %v", name, r.Cookies())
+				}
 			}
 		})
 	}

@@ -22,15 +22,17 @@ func (s *Snapshot) Network(a netip.Addr) (netinfo.Network, bool) {
 
 // CompleteRegisteredCountry sets n's registered country to p's, the geolocation data's
 // registered country of the same address, where n has none although its space is
-// registered: allocated, assigned or legacy, and not a bogon.
+// registered (netinfo.Registered): allocated, assigned or legacy under a regional registry,
+// and not a bogon.
 //
 // The registry files are the source and win wherever they name a country. Where a snapshot
 // lacks one of them, its space reads registry and status from IANA's tables, which name no
 // country: the shared mirror has no ARIN or RIPE NCC file, and about 8% of random IPv4
 // addresses answered "" that way. Where both sources name a country they agree for 99.7% of
 // addresses. Space a registry holds as available or reserved, and bogons, are not anyone's
-// registration, so a country the geolocation data gives them (6to4 space is placed by the
-// IPv4 address inside) is not used.
+// registration, and neither is IANA's own space (6to4, which IANA lists as allocated, is
+// placed by the IPv4 address inside), so a country the geolocation data gives them is not
+// used.
 func CompleteRegisteredCountry(n *netinfo.Network, p ipgeo.Place) {
 	if registeredWithoutCountry(*n) {
 		n.RegisteredCountry = p.RegisteredCountry.Code
@@ -50,5 +52,5 @@ func (s *Snapshot) CompleteRangeRegisteredCountry(n *netinfo.Network, first, las
 }
 
 func registeredWithoutCountry(n netinfo.Network) bool {
-	return n.RegisteredCountry == "" && !n.IsBogon && netinfo.InUse(n.RegistryStatus)
+	return n.RegisteredCountry == "" && !n.IsBogon && netinfo.Registered(n.Registry, n.RegistryStatus)
 }

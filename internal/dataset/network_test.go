@@ -20,7 +20,9 @@ func TestCompleteRegisteredCountry(t *testing.T) {
 		{"assigned", netinfo.Network{Registry: "APNIC", RegistryStatus: "assigned"}, placedIn("JP"), "JP"},
 		{"the registry's country wins", netinfo.Network{RegistryStatus: "allocated", RegisteredCountry: "DE"}, placedIn("FR"), "DE"},
 		{"available space is no one's", netinfo.Network{Registry: "AFRINIC", RegistryStatus: "available"}, placedIn("ZA"), ""},
-		{"reserved space (6to4) is no one's", netinfo.Network{Registry: "IANA", RegistryStatus: "reserved"}, placedIn("CN"), ""},
+		{"reserved space is no one's", netinfo.Network{Registry: "IANA", RegistryStatus: "reserved"}, placedIn("CN"), ""},
+		{"6to4, which IANA lists as allocated, is no one's", netinfo.Network{Registry: "IANA", RegistryStatus: "allocated"}, placedIn("GB"), ""},
+		{"the IETF's space is no one's", netinfo.Network{Registry: "IETF", RegistryStatus: "assigned"}, placedIn("US"), ""},
 		{"a bogon", netinfo.Network{RegistryStatus: "allocated", IsBogon: true}, placedIn("US"), ""},
 		{"no place", netinfo.Network{RegistryStatus: "allocated"}, ipgeo.Place{}, ""},
 	} {

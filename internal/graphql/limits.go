@@ -110,7 +110,7 @@ func checkLimits(op *ast.OperationDefinition, doc *ast.QueryDocument, vars map[s
 	c := costMeter{doc: doc, vars: vars}
 	if cost := c.selectionSet(op.SelectionSet, true, false); cost > MaxCost {
 		return &limitError{code: "COST_LIMIT_EXCEEDED",
-			msg: fmt.Sprintf("The query is too costly: its estimated cost is over %d, the limit. Each root field costs %d (networkByCidr that times its depthLimit), each other field 1, and fields inside lists count once per element (page size, 50 for asnInfoFull's lists by default, 250 for countries, 4 for a country's languages, 2 for its continents, %d for other lists). Ask for fewer root fields, fields or list elements, or split the query.", MaxCost, RootCost, DefaultListSize)}
+			msg: fmt.Sprintf("The query is too costly: its estimated cost is over %d, the limit. Each root field costs %d (networkByCidr that times its depthLimit), each other field 1, and fields inside lists count once per element (page size, 50 for asnInfoFull's lists by default, 250 for countries, 20 for a range's networks, 4 for a country's languages, 2 for its continents, %d for other lists). Ask for fewer root fields, fields or list elements, or split the query.", MaxCost, RootCost, DefaultListSize)}
 	}
 	return nil
 }

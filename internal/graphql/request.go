@@ -59,7 +59,7 @@ func ParseRequest(body []byte) (Request, error) {
 		return Request{}, badRequest("The request body has no query.")
 	}
 	if strings.TrimSpace(*raw.Query) == "" {
-		return Request{}, badRequest("query is empty.")
+		return Request{}, badRequest("The query is empty.")
 	}
 	req := Request{Query: *raw.Query, Variables: raw.Variables}
 	if raw.OperationName != nil {

@@ -367,10 +367,11 @@ func (db *DB) fillNet(n *Network, i int) {
 	n.BGPPrefix = x.prefix()
 	n.IsReachableGlobally = !n.IsBogon
 	// The network's own country (the geolocation data's registered country) stands in for a
-	// registry block without one only where the block is someone's: available or reserved
-	// space, and bogons, are registered to nobody, whatever an older record says; a range
-	// whose pieces differ (prefixNetwork leaves its status empty) is not known to be.
-	if n.RegisteredCountry == "" && !n.IsBogon && InUse(n.RegistryStatus) {
+	// registry block without one only where the block is someone's (Registered): available
+	// or reserved space, IANA's own blocks, and bogons, are registered to nobody, whatever an
+	// older record says; a range whose pieces differ (prefixNetwork leaves its status empty)
+	// is not known to be.
+	if n.RegisteredCountry == "" && !n.IsBogon && Registered(n.Registry, n.RegistryStatus) {
 		n.RegisteredCountry = db.strs[x.country]
 	}
 	if x.nCarr > 0 {

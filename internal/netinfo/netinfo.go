@@ -98,6 +98,13 @@ func InUse(status string) bool {
 	return false
 }
 
+// Registered reports whether a block's registry and status say its space is some holder's
+// registration: in use (InUse) and not held by IANA or the IETF themselves. IANA lists
+// 2002::/16 as allocated, to the 6to4 mechanism, not to a holder with a country.
+func Registered(registry, status string) bool {
+	return InUse(status) && registry != "IANA" && registry != "IETF"
+}
+
 // ASInfo is what the DB knows about one autonomous system. Counts are computed from the
 // announced networks in which the AS is a carrier.
 type ASInfo struct {

@@ -168,8 +168,36 @@ func (db *DB) prefixNetwork(p netip.Prefix, net int) Network {
 	n.IsBogon = db.prefixIsBogon(p)
 	if net >= 0 {
 		db.fillNet(&n, net)
+	} else {
+		// Reachable as a network is (fillNet): announced and not wholly bogon; a range
+		// is announced when the networks inside it cover every address.
+		n.IsReachableGlobally = !n.IsBogon && db.coveredByNets(p)
 	}
 	return n
+}
+
+// coveredByNets reports whether the announced networks inside p cover every address of p.
+// It walks the outermost of them in address order, jumping over those nested in the one
+// before, and stops at the first gap, so a range with unannounced space costs little.
+func (db *DB) coveredByNets(p netip.Prefix) bool {
+	a, b := db.netsWithin(p)
+	next, last := u128Of(p.Addr()), lastOf(p)
+	for k := a; k < b; {
+		x := &db.nets[k]
+		if x.v.cmp(next) > 0 {
+			return false // a gap before x
+		}
+		end := x.last()
+		if end.cmp(last) >= 0 {
+			return true
+		}
+		if end.cmp(next) >= 0 {
+			next = end.add(u128{0, 1})
+		}
+		// The next network that starts at or after next: those before it are nested.
+		k += 1 + sort.Search(b-k-1, func(j int) bool { return db.nets[k+1+j].v.cmp(next) >= 0 })
+	}
+	return false
 }
 
 // prefixIsBogon reports whether every address of p is bogon: the piece containing p is

@@ -2,6 +2,7 @@ package netinfo_test
 
 import (
 	"errors"
+	"math/rand/v2"
 	"net/netip"
 	"slices"
 	"testing"
@@ -137,7 +138,7 @@ func TestWithin(t *testing.T) {
 		{"a run cut by the range", "8.8.8.0/23", netinfo.WithinOptions{}, netinfo.CIDRResult{
 			CIDR: pfx("8.8.8.0/23"), Parent: pfx("8.0.0.0/9"),
 			Network: netinfo.CIDRNetwork{
-				CIDR: pfx("8.8.8.0/23"), Type: netinfo.TypeRange, Network: netinfo.Network{Registry: "ARIN", RegistryStatus: "allocated", RegisteredCountry: "US"},
+				CIDR: pfx("8.8.8.0/23"), Type: netinfo.TypeRange, Network: netinfo.Network{Registry: "ARIN", RegistryStatus: "allocated", RegisteredCountry: "US", IsReachableGlobally: true},
 				TotalSubnets: 1, Subnets: []netinfo.Subnet{sub("8.8.8.0", "8.8.9.255", "Google LLC", "US")},
 			},
 			Networks:      []netinfo.CIDRItem{googleItem("8.8.8.0/24", 256, 3356, 174), googleItem("8.8.9.0/24", 256)},
@@ -414,5 +415,77 @@ func TestWithinConsistent(t *testing.T) {
 				t.Errorf("%s: item %v not inside", cidr, it.CIDR)
 			}
 		}
+	}
+}
+
+// TestWithinRangeReachable: a range that no one network holds is reachable globally when
+// the networks inside it announce every address of it and it is not bogon as a whole, as a
+// network is; on the fixture, and against the reference's lookups on synthetic data.
+func TestWithinRangeReachable(t *testing.T) {
+	in := fixture()
+	in.Networks = append(in.Networks, announced("8.8.5.0/24", "Google LLC", "US", []uint32{15169}))
+	db := mustDB(t, in)
+	for cidr, want := range map[string]bool{
+		"8.8.8.0/22":    true,  // 8.8.8.0/24, 8.8.9.0/24 and 8.8.10.0/23
+		"8.8.8.0/23":    true,  // two /24s
+		"8.8.8.0/21":    false, // nothing in 8.8.12.0-8.8.15.255
+		"8.8.0.0/22":    false, // nothing at all
+		"8.8.4.0/23":    true,  // announced throughout; only half is bogon
+		"8.8.6.0/23":    false,
+		"2600::/16":     false, // two networks with space between them
+		"10.0.0.0/16":   false, // bogon, not announced
+		"8.34.208.0/21": true,  // inside an announced network: that network
+	} {
+		res, err := db.Within(pfx(cidr), netinfo.WithinOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := res.Network.Network.IsReachableGlobally; got != want {
+			t.Errorf("%s (%s): isReachableGlobally %v, want %v", cidr, res.Network.Type, got, want)
+		}
+	}
+
+	// Synthetic data: ranges a few bits wider than an announced network, so that some are
+	// covered by it and its neighbours and some are not.
+	in = netinfotest.Synthetic(5, 4000)
+	db = mustDB(t, in)
+	ref := netinfotest.NewReference(in)
+	rng := rand.New(rand.NewPCG(5, 6))
+	counts := map[bool]int{}
+	for range 2000 {
+		n := in.Networks[rng.IntN(len(in.Networks))].Prefix
+		p := netip.PrefixFrom(n.Addr(), max(0, n.Bits()-1-rng.IntN(3))).Masked()
+		res, err := db.Within(p, netinfo.WithinOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Network.Type != netinfo.TypeRange {
+			continue
+		}
+		want := refCovered(ref, p) && !ref.PrefixIsBogon(p)
+		if got := res.Network.Network.IsReachableGlobally; got != want {
+			t.Fatalf("%s: isReachableGlobally %v, reference %v", p, got, want)
+		}
+		counts[want]++
+	}
+	if counts[true] < 20 || counts[false] < 20 {
+		t.Errorf("reachable ranges %d, unreachable %d: the sample needs both", counts[true], counts[false])
+	}
+}
+
+// refCovered reports whether the reference's announced networks cover every address of p,
+// by looking up each network's first address in turn, from p's first to its last.
+func refCovered(ref *netinfotest.Reference, p netip.Prefix) bool {
+	last := netinfotest.LastAddr(p)
+	for a := p.Addr(); ; {
+		n, ok := ref.Lookup(a)
+		if !ok || !n.IsAnnounced() || !n.BGPPrefix.Contains(a) {
+			return false
+		}
+		end := netinfotest.LastAddr(n.BGPPrefix)
+		if !end.Less(last) {
+			return true
+		}
+		a = end.Next()
 	}
 }

@@ -178,10 +178,13 @@ func Validate(number, region, lang string) (Result, error) {
 // parseInput applies the input bounds, resolves region (upper case; "" when phonenumbers has
 // no plan for it) and parses number into pn. It returns the region parsed with.
 func parseInput(number, region string, pn *phonenumbers.PhoneNumber) (string, error) {
+	// Spaces around the number are not part of it (a form's trailing blanks), and so do not
+	// count against its length.
+	number = strings.TrimSpace(number)
 	if len(number) > MaxInputLen {
 		return "", fmt.Errorf("%w: it is longer than %d bytes", ErrTooLong, MaxInputLen)
 	}
-	if strings.TrimSpace(number) == "" {
+	if number == "" {
 		return "", fmt.Errorf("%w: the number is empty", ErrNotANumber)
 	}
 	given := strings.ToUpper(strings.TrimSpace(region))

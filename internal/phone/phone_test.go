@@ -45,9 +45,13 @@ func TestAustralia(t *testing.T) {
 }
 
 func TestErrors(t *testing.T) {
-	longest := "+61 2 9374 4000" + strings.Repeat(" ", MaxInputLen-len("+61 2 9374 4000"))
+	// Spaces inside count against the length; spaces around it are not part of the number.
+	longest := "+61" + strings.Repeat(" ", MaxInputLen-len("+612 9374 4000")) + "2 9374 4000"
 	if _, err := Validate(longest, "", "en"); err != nil {
 		t.Errorf("a number of exactly MaxInputLen bytes: %v", err)
+	}
+	if _, err := Validate(" "+longest+strings.Repeat(" ", 50), "", "en"); err != nil {
+		t.Errorf("the longest number with spaces around it: %v", err)
 	}
 	for _, c := range []struct {
 		name, number, region string
@@ -60,7 +64,7 @@ func TestErrors(t *testing.T) {
 		{"plus signs", "++", "", ErrNotANumber, `"++"`},
 		{"one digit", "7", "DE", ErrNotANumber, `"7"`},
 		{"too short", "+49 1", "", ErrNotANumber, "too short"},
-		{"65 bytes", longest + " ", "", ErrTooLong, "longer than 64 bytes"},
+		{"65 bytes", " " + longest[:3] + " " + longest[3:] + " ", "", ErrTooLong, "longer than 64 bytes"},
 		{"65 digits", strings.Repeat("1", 65), "US", ErrTooLong, "longer than 64 bytes"},
 		{"18 digits", "+49 123456789012345678", "", ErrTooLong, "more digits"},
 		{"unknown region ZZ", "030 901820", "ZZ", ErrUnknownRegion, `country "ZZ"`},

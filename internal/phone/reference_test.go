@@ -16,6 +16,7 @@ import (
 // Parse, GetNumberType, IsValidNumber, Format three times, GetRegionCodeForNumber and the
 // geocoder. Validate must answer exactly as it does (TestValidateMatchesReference).
 func referenceValidate(number, region, lang string) (Result, error) {
+	number = strings.TrimSpace(number)
 	if len(number) > MaxInputLen {
 		return Result{}, fmt.Errorf("%w: it is longer than %d bytes", ErrTooLong, MaxInputLen)
 	}

@@ -136,7 +136,7 @@ func Observe(log *slog.Logger, m *Metrics, route string) Middleware {
 				log.LogAttrs(r.Context(), slog.LevelInfo, "request",
 					slog.String("method", r.Method),
 					slog.String("path", RedactPath(r.URL.EscapedPath())),
-					slog.String("query", CoarsenCoordinates(RedactQuery(r.URL.RawQuery))),
+					slog.String("query", ObscurePersonal(RedactQuery(r.URL.RawQuery))),
 					slog.Int("status", sw.code),
 					slog.Int("bytes", sw.bytes),
 					slog.Duration("duration", d),

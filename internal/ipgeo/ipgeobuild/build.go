@@ -10,8 +10,8 @@
 // without data) becomes a leaf of ipgeo.Data, every distinct data record is decoded once into
 // a record, and every distinct continent, country, subdivision and city into a place. The
 // ranges the tree aliases to its IPv4 part (::ffff:0:0/96, 2001::/32, 2002::/16 and the IPv4
-// subtree ::/96 itself) are the gaps that an iteration without aliases leaves, and become
-// alias leaves.
+// subtree ::/96 itself) are the gaps that an iteration without aliases leaves: 6to4's become
+// alias leaves, the others leaves without data (sixToFour says why).
 package ipgeobuild
 
 import (

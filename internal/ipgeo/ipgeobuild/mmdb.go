@@ -127,15 +127,57 @@ func readMMDB(ctx context.Context, fsys fs.FS) (*ipgeo.Data, error) {
 	return d, nil
 }
 
-// addAliases covers [first, last] with alias leaves.
+// sixToFour is 6to4 space (RFC 3056), the one range the database aliases to its IPv4 tree
+// whose embedded address is the client's own: a 6to4 site's public IPv4 address, bits 16–47.
+// The database's other aliases are not followed. In 2001::/32 (Teredo, RFC 4380) bits 32–63
+// are the Teredo server's address, so its place is the relay's, not the client's; ::/96
+// (IPv4-compatible addresses, deprecated by RFC 4291) is reserved space, bogon to the
+// network data, which an alias would place at whatever IPv4 address its last bits spell
+// (::8.8.8.8 in the United States). Those ranges are left without data instead; and
+// ::ffff:0:0/96 is never looked up, since lookups unmap IPv4-mapped addresses first.
+var sixToFour = netip.MustParsePrefix("2002::/16")
+
+// addAliases covers [first, last], a range the database aliases to its IPv4 tree, with
+// alias leaves where it lies in 6to4 space and with empty leaves elsewhere (sixToFour).
 func addAliases(d *ipgeo.Data, first, last netip.Addr) error {
-	for _, p := range rangePrefixes(first, last) {
-		if p.Bits() > 96 {
-			return fmt.Errorf("%s: a gap in the IPv6 tree too small for an IPv4 alias", p)
+	lo, hi := sixToFour.Addr(), lastAddr(sixToFour)
+	if first.Less(lo) {
+		addLeaves(d, first, minAddr(last, lo.Prev()), ipgeo.LeafEmpty)
+	}
+	if !last.Less(lo) && !hi.Less(first) {
+		for _, p := range addLeaves(d, maxAddr(first, lo), minAddr(last, hi), ipgeo.LeafAlias) {
+			if p.Bits() > 96 {
+				return fmt.Errorf("%s: a gap in the IPv6 tree too small for an IPv4 alias", p)
+			}
 		}
-		d.V6 = append(d.V6, ipgeo.Leaf{Prefix: p, Kind: ipgeo.LeafAlias})
+	}
+	if hi.Less(last) {
+		addLeaves(d, maxAddr(first, hi.Next()), last, ipgeo.LeafEmpty)
 	}
 	return nil
+}
+
+// addLeaves covers [first, last] with leaves of kind, and returns their prefixes.
+func addLeaves(d *ipgeo.Data, first, last netip.Addr, kind ipgeo.LeafKind) []netip.Prefix {
+	ps := rangePrefixes(first, last)
+	for _, p := range ps {
+		d.V6 = append(d.V6, ipgeo.Leaf{Prefix: p, Kind: kind})
+	}
+	return ps
+}
+
+func minAddr(a, b netip.Addr) netip.Addr {
+	if b.Less(a) {
+		return b
+	}
+	return a
+}
+
+func maxAddr(a, b netip.Addr) netip.Addr {
+	if a.Less(b) {
+		return b
+	}
+	return a
 }
 
 func maxIPv6() netip.Addr {

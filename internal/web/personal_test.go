@@ -4,9 +4,10 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode"
 )
 
-func TestCoarsenCoordinates(t *testing.T) {
+func TestObscurePersonal(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
 		{"latitude=48.85661399999999&longitude=2.3522219", "latitude=48.85&longitude=2.35"},
 		{"longitude=-0.1278&latitude=51.5074&localityLanguage=de", "longitude=-0.12&latitude=51.50&localityLanguage=de"},
@@ -28,25 +29,47 @@ func TestCoarsenCoordinates(t *testing.T) {
 		{"latitude", "latitude"},
 		{"latitude=&longitude=%20", "latitude=&longitude="},
 		{"", ""},
+		// Phone numbers: the first three digits stay, whatever the number's script.
+		{"number=%2B353+1+234+5678&countryCode=IE", "number=%2B353+x+xxx+xxxx&countryCode=IE"},
+		{"number=0871234567&countryCode=IE", "number=087xxxxxxx&countryCode=IE"},
+		{"number=+1+650+253+0000", "number=+1+65x+xxx+xxxx"}, // a + that arrived as a space
+		{"n%75mber=1-800-FLOWERS", "n%75mber=1-80x-xxxxxxx"},
+		{"number=%EF%BC%93%EF%BC%95%EF%BC%93%EF%BC%91%EF%BC%92", "number=%EF%BC%93%EF%BC%95%EF%BC%93xx"},
+		{"number=12", "number=12"},
+		{"number=%zz123456", "number=unparsed"},
+		{"number=", "number="},
+		{"numbers=0871234567&Number=0871234567", "numbers=0871234567&Number=0871234567"},
 	} {
-		if got := CoarsenCoordinates(tc.in); got != tc.want {
-			t.Errorf("CoarsenCoordinates(%q) = %q, want %q", tc.in, got, tc.want)
+		if got := ObscurePersonal(tc.in); got != tc.want {
+			t.Errorf("ObscurePersonal(%q) = %q, want %q", tc.in, got, tc.want)
 		}
 	}
-	for _, q := range []string{"ip=8.8.8.8&localityLanguage=de", "ip=2001%3Adb8%3A%3A1&localityLanguage=de&key=ipa_x", "number=%2B61+2+9374+4000"} {
-		if n := testing.AllocsPerRun(100, func() { CoarsenCoordinates(q) }); n != 0 {
-			t.Errorf("%v allocations for %q, which has no coordinate", n, q)
+	for _, q := range []string{"ip=8.8.8.8&localityLanguage=de", "ip=2001%3Adb8%3A%3A1&localityLanguage=de&key=ipa_x", "code=IE"} {
+		if n := testing.AllocsPerRun(100, func() { ObscurePersonal(q) }); n != 0 {
+			t.Errorf("%v allocations for %q, which has nothing personal", n, q)
 		}
 	}
 }
 
-// FuzzCoarsenCoordinates: whatever the query, a coordinate the handlers would read from the
-// logged query has at most two decimal places.
-func FuzzCoarsenCoordinates(f *testing.F) {
+// FuzzObscurePersonal: whatever the query, a coordinate the handlers would read from the
+// logged query has at most two decimal places, and a phone number at most three digits.
+func FuzzObscurePersonal(f *testing.F) {
 	f.Add("latitude=48.85661399999999&longitude=2.3522219")
 	f.Add("lat%69tude=4885661e-5&longitude=1.")
+	f.Add("number=%2B353+1+234+5678&n%75mber=%EF%BC%93%EF%BC%95%EF%BC%93%EF%BC%91")
 	f.Fuzz(func(t *testing.T, raw string) {
-		got := CoarsenCoordinates(raw)
+		got := ObscurePersonal(raw)
+		if v, ok := QueryValue(got, "number"); ok && v != "unparsed" {
+			digits := 0
+			for _, r := range v {
+				if unicode.IsDigit(r) || unicode.IsLetter(r) && r != 'x' {
+					digits++
+				}
+			}
+			if digits > numberDigitsKept {
+				t.Fatalf("number logged as %q from %q", v, raw)
+			}
+		}
 		for _, name := range []string{"latitude", "longitude"} {
 			v, ok := QueryValue(got, name)
 			if !ok {

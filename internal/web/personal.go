@@ -1,0 +1,109 @@
+package web
+
+import (
+	"math"
+	"net/url"
+	"strconv"
+	"strings"
+	"unicode"
+)
+
+// ObscurePersonal returns the raw query for the access log with what it says about a
+// person cut down: coordinates to about a kilometre (coarseCoordinate) and phone numbers to
+// their first digits (maskedNumber). The access log holds each query beside the address it
+// came from; browsers send their users' exact positions to the keyless endpoints, and a
+// phone number names its subscriber.
+//
+// A parameter is recognised as the handlers recognise it (keyMatches: its key decoded, so
+// lat%69tude is latitude). Queries that cannot hold either are returned as they are,
+// unallocated.
+func ObscurePersonal(raw string) string {
+	if !mayHoldPersonal(raw) {
+		return raw
+	}
+	pairs := strings.Split(raw, "&")
+	changed := false
+	for i, p := range pairs {
+		k, v, ok := strings.Cut(p, "=")
+		switch {
+		case !ok:
+			continue
+		case keyMatches(k, "latitude") || keyMatches(k, "longitude"):
+			pairs[i] = k + "=" + coarseCoordinate(v)
+		case keyMatches(k, "number"):
+			pairs[i] = k + "=" + maskedNumber(v)
+		default:
+			continue
+		}
+		changed = true
+	}
+	if !changed {
+		return raw
+	}
+	return strings.Join(pairs, "&")
+}
+
+// mayHoldPersonal reports, without allocating, whether a key of raw is or may decode to
+// latitude, longitude or number. A value's escapes do not count: an IPv6 address's %3A is
+// in most queries that have a %, and splitting those on every logged request would cost an
+// allocation each.
+func mayHoldPersonal(raw string) bool {
+	for rest := raw; rest != ""; {
+		var p string
+		p, rest, _ = strings.Cut(rest, "&")
+		k, _, _ := strings.Cut(p, "=")
+		if k == "latitude" || k == "longitude" || k == "number" || strings.ContainsAny(k, "%+") {
+			return true
+		}
+	}
+	return false
+}
+
+// numberDigitsKept is how many digits of a phone number the log keeps: enough for its
+// country calling code or trunk prefix (+353, 087), which tells what kind of number was
+// asked about, and not its subscriber's part.
+const numberDigitsKept = 3
+
+// maskedNumber is the escaped value v with every digit or letter after the first
+// numberDigitsKept replaced by x, escaped again: "+353 1 234 5678" is logged as
+// "+353 x xxx xxxx". Letters count because the handlers read them as digits (1-800-FLOWERS),
+// and so do digits of other scripts (full-width ３５３). The rest stays, so a number's shape
+// still shows why it was refused. A value that does not decode is logged as "unparsed", as
+// a coordinate is.
+func maskedNumber(v string) string {
+	d, ok := unescape(v)
+	if !ok {
+		return "unparsed"
+	}
+	seen := 0
+	masked := strings.Map(func(r rune) rune {
+		if unicode.IsDigit(r) || unicode.IsLetter(r) {
+			if seen++; seen > numberDigitsKept {
+				return 'x'
+			}
+		}
+		return r
+	}, d)
+	return url.QueryEscape(masked)
+}
+
+// coarseCoordinate is the escaped value v truncated to two decimal places (48.85661399999999
+// is logged as 48.85): 0.01° is about a kilometre, enough to tell what was asked and too
+// little to find the device that asked. The value is read as a number however it is
+// written (48%2E85, 4885e-2); one that is not a number is logged as "unparsed", since a
+// position the handlers refuse (48,856614) can still be a position; "" for an empty one.
+func coarseCoordinate(v string) string {
+	d, ok := unescape(v)
+	if !ok {
+		return "unparsed"
+	}
+	d = strings.TrimSpace(d)
+	if d == "" {
+		return "" // no position in it
+	}
+	f, err := strconv.ParseFloat(d, 64)
+	if err != nil || math.IsNaN(f) || math.Abs(f) > 1e15 { // beyond that, f*100 loses the cents or overflows
+		return "unparsed"
+	}
+	return strconv.FormatFloat(math.Trunc(f*100)/100, 'f', 2, 64)
+}

@@ -97,6 +97,8 @@ type countryView struct {
 	parts [][2][]byte       // JSON before and after the name value
 	langs map[string]string // lower-case locale id -> locale id as the data has it
 	names sync.Map          // locale id -> [][]byte quoted names, aligned with all
+
+	revgeoJoins revgeoJoins // reverse geocoding's subdivisions in the geolocation data (revgeosub.go)
 }
 
 // nameMarker stands in for the name while rendering; it cannot occur in real data.

@@ -2,7 +2,6 @@ package api
 
 import (
 	"cmp"
-	"math"
 	"net/http"
 	"slices"
 	"strings"
@@ -32,8 +31,9 @@ import (
 //	                           and its two-letter code
 //	countryName, countryCode   localised country name, ISO 3166-1 alpha-2
 //	principalSubdivision(Code) localised admin-1 name, ISO 3166-2 code ("" if none): the
-//	                           first level above Natural Earth's feature where that is a
-//	                           second-level one (see revgeoParent)
+//	                           subdivision geolocation names for the place, the first level
+//	                           above Natural Earth's feature where that is a second-level
+//	                           one (see revgeoPrincipal)
 //	city, locality             GeoNames places: the most significant place whose urban area
 //	                           reaches the point, and the nearest populated place; named as
 //	                           the geolocation data names the place in the language (GeoLite2's
@@ -189,16 +189,10 @@ func (s *Server) revgeoAnswer(w http.ResponseWriter, r *http.Request, lat, lon f
 	if hasCountry {
 		body.countryName = v.snap.Countries.Name(c, lang)
 	}
-	if !p.Subdivision.IsZero() {
-		body.subdivision, body.subdivisionCode = p.Subdivision.Names.Name(lang), p.Subdivision.Code
-	}
 	body.city = revgeoGeoNamesName(snap.IPGeo, p.City.GeonameID, lang, p.City.Name)
 	body.locality = revgeoGeoNamesName(snap.IPGeo, p.Locality.GeonameID, lang, p.Locality.Name)
-	li := p.LocalityInfo()
-	if parent, ok := revgeoParent(snap.IPGeo, p.Subdivision, lang); ok {
-		body.subdivision, body.subdivisionCode = parent.name, parent.isoCode
-		li = revgeoNest(li, parent)
-	}
+	li, subdivision, subdivisionCode := revgeoPrincipal(v.revgeoJoins.of(snap.IPGeo, p.Subdivision), p.Subdivision, p.LocalityInfo(), lang)
+	body.subdivision, body.subdivisionCode = subdivision, subdivisionCode
 	for _, a := range li.Administrative {
 		ra := revgeoFromArea(a, lang)
 		if a.AdminLevel == 2 && hasCountry {
@@ -239,27 +233,6 @@ func (s *Server) revgeoAnswer(w http.ResponseWriter, r *http.Request, lat, lon f
 	}
 	body.write(w)
 	return nil
-}
-
-// revgeoParent is the first-level subdivision above s, named in lang, where s is a
-// second-level one: Natural Earth's admin-1 is a London borough, a French département, a
-// Spanish or Italian province in those countries, and the geolocation data, whose records
-// nest them below England, the région, the autonomous community, the region, names the
-// first level (ipgeo.DB.ParentSubdivision). Reverse geocoding so gives the principal
-// subdivision that geolocation gives for the same place.
-func revgeoParent(names *ipgeo.DB, s revgeo.Subdivision, lang string) (revgeoArea, bool) {
-	if s.IsZero() || s.GeonameID < 0 || s.GeonameID > math.MaxUint32 {
-		return revgeoArea{}, false
-	}
-	p, ok := names.ParentSubdivision(uint32(s.GeonameID), s.Code)
-	if !ok || p.Code == "" || !strings.HasPrefix(p.Code, s.CountryCode+"-") {
-		return revgeoArea{}, false
-	}
-	name, ok := p.Names.Name(lang)
-	if !ok {
-		return revgeoArea{}, false
-	}
-	return revgeoArea{name: name, description: "principal subdivision", isoCode: p.Code, adminLevel: 4, geonameID: int(p.GeonameID)}, true
 }
 
 // revgeoNest puts parent above the principal subdivision of li, which becomes a

@@ -79,7 +79,9 @@ func TestReverseGeocode(t *testing.T) {
 		{"latitude=48.137&longitude=11.575&localityLanguage=default", "DE", "Deutschland", "Bayern", "DE-BY", "München"},
 		{"latitude=48.137&longitude=11.575&localityLanguage=ja", "DE", "ドイツ", "バイエルン自由州", "DE-BY", "ミュンヘン"},
 		{"latitude=48.137&longitude=11.575&localityLanguage=it", "DE", "Germania", "Baviera", "DE-BY", "Munich"},
-		{"latitude=53.35&longitude=-6.26", "IE", "Ireland", "Dublin", "IE-D", "Dublin"},
+		// Ireland's principal subdivisions are its provinces, as geolocation names them;
+		// Dublin's county is below Leinster as every other county is below its province.
+		{"latitude=53.35&longitude=-6.26", "IE", "Ireland", "Leinster", "IE-L", "Dublin"},
 		{"latitude=40.7128&longitude=-74.006", "US", "United States", "New York", "US-NY", "New York"},
 		{"latitude=50.9375&longitude=6.9603", "DE", "Germany", "North Rhine-Westphalia", "DE-NW", "Cologne"}, // GeoNames: Köln
 		{"latitude=50.9375&longitude=6.9603&localityLanguage=it", "DE", "Germania", "Renania Settentrionale-Vestfalia", "DE-NW", "Köln"},
@@ -156,6 +158,8 @@ func TestReverseGeocodeNestsSecondLevel(t *testing.T) {
 		{"latitude=51.5007&longitude=-0.1246", []string{"GB@2", "GB-ENG@4", "GB-WSM@6"}},
 		{"latitude=45.4642&longitude=9.19", []string{"IT@2", "IT-25@4", "IT-MI@6"}},
 		{"latitude=48.137&longitude=11.575", []string{"DE@2", "DE-BY@4"}}, // a first-level feature: as it was
+		// Dublin City, which geolocation never names, below the province ISO puts IE-D in.
+		{"latitude=53.3498&longitude=-6.2603", []string{"IE@2", "IE-L@4", "IE-D@6"}},
 	} {
 		b := revgeoGet(t, s, "/data/reverse-geocode?key=good&"+tc.query, "")
 		var got []string

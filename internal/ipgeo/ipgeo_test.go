@@ -882,6 +882,60 @@ func TestParentSubdivision(t *testing.T) {
 	}
 }
 
+// TestSubdivisionLookups: every subdivision the records name is found by its GeoNames id and
+// by its ISO code, first- or second-level, and IsFirstLevel tells which; a code the records
+// give two ids is no one's; cities and countries are not subdivisions.
+func TestSubdivisionLookups(t *testing.T) {
+	d := fixture()
+	d.Places = append(d.Places,
+		PlaceData{Code: "AU-SYD", GeonameID: 9000001, Names: names("City of Sydney")},  // 6
+		PlaceData{Code: "AU-XX", GeonameID: 9000002, Names: names("Borderland")},       // 7
+		PlaceData{Code: "AU-XX", GeonameID: 9000003, Names: names("Other Borderland")}, // 8
+	)
+	d.Records[0].Subdivisions = []int{2, 6} // New South Wales, City of Sydney
+	d.Records[1].Subdivisions = []int{7}
+	d.Records[5].Subdivisions = []int{8}
+	db, _ := mustDB(t, d)
+	for _, tc := range []struct {
+		name       string
+		id         uint32
+		code       string
+		wantID     uint32 // by id; 0: none
+		wantByCode uint32 // by code; 0: none
+		first      bool
+	}{
+		{"first level", 2155400, "AU-NSW", 2155400, 2155400, true},
+		{"second level", 9000001, "au-syd", 9000001, 9000001, false},
+		{"a code two ids share", 9000002, "AU-XX", 9000002, 0, true},
+		{"a city", 2147714, "", 0, 0, false},
+		{"a country", 2077456, "AU", 0, 0, false},
+		{"unknown", 12345, "AU-QQ", 0, 0, false},
+		{"nothing", 0, "", 0, 0, false},
+	} {
+		a, ok := db.SubdivisionByID(tc.id)
+		if ok != (tc.wantID != 0) || a.GeonameID != tc.wantID {
+			t.Errorf("%s: SubdivisionByID(%d) = %+v, %v; want %d", tc.name, tc.id, a, ok, tc.wantID)
+		}
+		a, ok = db.SubdivisionByCode(tc.code)
+		if ok != (tc.wantByCode != 0) || a.GeonameID != tc.wantByCode {
+			t.Errorf("%s: SubdivisionByCode(%q) = %+v, %v; want %d", tc.name, tc.code, a, ok, tc.wantByCode)
+		}
+		if got := db.IsFirstLevel(tc.id); got != tc.first {
+			t.Errorf("%s: IsFirstLevel(%d) = %v", tc.name, tc.id, got)
+		}
+	}
+	if a, _ := db.SubdivisionByCode("AU-SYD"); a.Names.Get(langEnglish) != "City of Sydney" {
+		t.Errorf("AU-SYD named %q", a.Names.Get(langEnglish))
+	}
+	var none *DB
+	if _, ok := none.SubdivisionByID(2155400); ok || none.IsFirstLevel(2155400) {
+		t.Error("a nil DB knows a subdivision")
+	}
+	if _, ok := none.SubdivisionByCode("AU-NSW"); ok {
+		t.Error("a nil DB knows a code")
+	}
+}
+
 // TestNegativeDST: Ireland's winter, which tzdata flags as daylight saving time below its
 // summer's offset, reads as standard time, its summer as daylight saving time, as in London;
 // zones without negative DST read as tzdata flags them.

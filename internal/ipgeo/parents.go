@@ -4,11 +4,14 @@ import "strings"
 
 // subParents is the data's subdivision hierarchy: for each subdivision that the records name
 // only second, below one other (Barnet below England, the province of Barcelona below
-// Catalonia), that other, by the second one's GeoNames id and by its ISO 3166-2 code.
+// Catalonia), that other, by the second one's GeoNames id and by its ISO 3166-2 code; and
+// every subdivision the records name, by either.
 type subParents struct {
 	first  map[uint32]bool // GeoNames ids of subdivisions some record names first
 	byID   map[uint32]Area
 	byCode map[string]Area // "ES-B"
+	subs   map[uint32]Area // every subdivision with a GeoNames id, by it
+	codes  map[string]Area // every subdivision whose code no other subdivision has, by it
 }
 
 // indexSubdivisionParents fills db.parents from the records. A subdivision that some record
@@ -23,12 +26,24 @@ func (db *DB) indexSubdivisionParents() {
 	byID := map[uint32]Area{}
 	byCode := map[string]link{}
 	ambiguous := map[uint32]bool{}
+	all := map[uint32]Area{}
+	codes := map[string]Area{}
+	sharedCode := map[string]bool{}
 	for i := range db.records {
 		r := &db.records[i]
 		if r.nSub == 0 {
 			continue
 		}
 		subs := db.subdivs[r.sub : r.sub+uint32(r.nSub)]
+		for _, a := range subs {
+			if a.GeonameID != 0 {
+				all[a.GeonameID] = a
+			}
+			if c, ok := codes[a.Code]; ok && c.GeonameID != a.GeonameID {
+				sharedCode[a.Code] = true
+			}
+			codes[a.Code] = a
+		}
 		first[subs[0].GeonameID] = true
 		if len(subs) < 2 || subs[0].GeonameID == 0 || subs[1].GeonameID == 0 {
 			continue
@@ -42,7 +57,11 @@ func (db *DB) indexSubdivisionParents() {
 			byCode[child.Code] = link{child.GeonameID, parent}
 		}
 	}
-	p := subParents{first: first, byID: map[uint32]Area{}, byCode: map[string]Area{}}
+	for code := range sharedCode {
+		delete(codes, code)
+	}
+	delete(codes, "")
+	p := subParents{first: first, byID: map[uint32]Area{}, byCode: map[string]Area{}, subs: all, codes: codes}
 	for id, a := range byID {
 		if !first[id] && !ambiguous[id] {
 			p.byID[id] = a
@@ -72,4 +91,32 @@ func (db *DB) ParentSubdivision(geonameID uint32, isoCode string) (Area, bool) {
 	}
 	p, ok := db.parents.byCode[strings.ToUpper(isoCode)]
 	return p, ok
+}
+
+// SubdivisionByID returns the subdivision that the data's records name with the GeoNames id
+// id, first- or second-level, and reports whether there is one. Cities and countries, which
+// AreaByGeonameID finds too, are not subdivisions.
+func (db *DB) SubdivisionByID(id uint32) (Area, bool) {
+	if db == nil || id == 0 {
+		return Area{}, false
+	}
+	a, ok := db.parents.subs[id]
+	return a, ok
+}
+
+// SubdivisionByCode returns the subdivision that the data's records name with the ISO 3166-2
+// code ("IE-L", matched case-insensitively), first- or second-level, and reports whether
+// there is exactly one: a code the records give two GeoNames ids is no one's.
+func (db *DB) SubdivisionByCode(code string) (Area, bool) {
+	if db == nil || code == "" {
+		return Area{}, false
+	}
+	a, ok := db.parents.codes[strings.ToUpper(code)]
+	return a, ok
+}
+
+// IsFirstLevel reports whether some record of the data names the subdivision with GeoNames
+// id id first, as its principal subdivision (England, Leinster; not Barnet or Meath).
+func (db *DB) IsFirstLevel(id uint32) bool {
+	return db != nil && id != 0 && db.parents.first[id]
 }

@@ -51,9 +51,9 @@ type Source struct {
 //	tzVersion    str
 //	countries    count, count × (str code, str name, geonameId, n, n × str continent),
 //	             strictly ascending by code
-//	subdivisions count, count × (str countryCode, str code, str native,
-//	             n, n × (str lang, str name) ascending by lang, str type, str wikidata,
-//	             geonameId, str geoNamesCode)
+//	subdivisions count, count × (str countryCode, str code, str sourceCode, str isoParent,
+//	             str isoName, str native, n, n × (str lang, str name) ascending by lang,
+//	             str type, str wikidata, geonameId, str geoNamesCode)
 //	admin2       count, count × (str countryCode, str admin1, str code, str name, geonameId),
 //	             strictly ascending by (countryCode, admin1, code)
 //	zones        count, count × str
@@ -70,7 +70,7 @@ type Source struct {
 // Decode only computes the places' unit vectors.
 const (
 	magic         = "ipatlas-revgeo\x00"
-	formatVersion = 1
+	formatVersion = 2 // 2: subdivisions' sourceCode, isoParent and isoName
 )
 
 // Encode returns the revgeo section payload for src: it rounds the shapes to the grid, drops
@@ -191,6 +191,9 @@ func Encode(src Source) ([]byte, error) {
 	for _, s := range src.Subdivisions {
 		e.str(s.CountryCode)
 		e.str(s.Code)
+		e.str(s.SourceCode)
+		e.str(s.ISOParent)
+		e.str(s.ISOName)
 		e.str(s.Names.Native)
 		names := slices.Clone(s.Names.ByLang)
 		slices.SortFunc(names, func(a, b LangName) int { return strings.Compare(a.Lang, b.Lang) })
@@ -618,14 +621,14 @@ func (d *decoder) countryIndex(db *DB, code string) int32 {
 }
 
 func (d *decoder) subdivisions(db *DB) {
-	n := d.count(9)
+	n := d.count(12)
 	db.subs = make([]Subdivision, 0, n)
 	db.subCountry = make([]int32, 0, n)
 	var names []LangName
 	type span struct{ lo, hi int }
 	spans := make([]span, 0, n)
 	for range n {
-		s := Subdivision{CountryCode: d.str(), Code: d.str()}
+		s := Subdivision{CountryCode: d.str(), Code: d.str(), SourceCode: d.str(), ISOParent: d.str(), ISOName: d.str()}
 		s.Names.Native = d.str()
 		k := d.count(2)
 		lo := len(names)
@@ -639,6 +642,9 @@ func (d *decoder) subdivisions(db *DB) {
 		s.Type, s.WikidataID = d.str(), d.str()
 		s.GeonameID = int(d.bounded(math.MaxInt32))
 		s.GeoNamesCode = d.str()
+		if s.ISOParent != "" && !strings.HasPrefix(s.ISOParent, s.CountryCode+"-") || s.ISOName != "" && s.Code == "" {
+			d.fail("subdivision %q: ISO parent %q or name %q without a code of its country", s.Code, s.ISOParent, s.ISOName)
+		}
 		if d.err != nil {
 			return
 		}

@@ -32,9 +32,10 @@ func fixtureSource() Source {
 			{Feature: 2, Rings: [][]Point{square(14, 4, 16, 6)}},
 		},
 		Subdivisions: []Subdivision{
-			{CountryCode: "AA", Code: "AA-W", Names: NewNames("Westmark", map[string]string{"en": "West March", "de": "Westmark", "zh": "西", "zh-Hant": "西區"}),
-				Type: "State", WikidataID: "Q1", GeonameID: 11, GeoNamesCode: "AA.01"},
-			{CountryCode: "AA", Code: "AA-E", Names: NewNames("Ostmark", map[string]string{"en": "East March"}),
+			{CountryCode: "AA", Code: "AA-W", SourceCode: "AA-W", ISOName: "Westmark",
+				Names: NewNames("Westmark", map[string]string{"en": "West March", "de": "Westmark", "zh": "西", "zh-Hant": "西區"}),
+				Type:  "State", WikidataID: "Q1", GeonameID: 11, GeoNamesCode: "AA.01"},
+			{CountryCode: "AA", Code: "AA-E", SourceCode: "AA-O", ISOParent: "AA-M", ISOName: "Ostmark", Names: NewNames("Ostmark", map[string]string{"en": "East March"}),
 				Type: "Province", GeonameID: 12, GeoNamesCode: "AA.02"},
 			{CountryCode: "BB", Code: "BB-1", Names: NewNames("Beta One", nil), Type: "Region", GeoNamesCode: "BB.01"},
 		},

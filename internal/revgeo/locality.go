@@ -71,7 +71,7 @@ func (p Place) LocalityInfo() LocalityInfo {
 			a.Description = "principal subdivision"
 		}
 		if s.Code != "" {
-			a.ISOName = s.Names.Native
+			a.ISOName = s.ISOName
 		}
 		li.Administrative = append(li.Administrative, a)
 	}

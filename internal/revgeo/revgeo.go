@@ -106,8 +106,22 @@ func (c Country) IsZero() bool { return c.Code == "" }
 
 // Subdivision is a first-level subdivision: a Natural Earth admin-1 feature.
 type Subdivision struct {
-	CountryCode  string // ISO 3166-1 alpha-2 of its country
-	Code         string // ISO 3166-2 code, e.g. "AU-NSW"; "" where Natural Earth has none
+	CountryCode string // ISO 3166-1 alpha-2 of its country
+	// Code is the feature's current ISO 3166-2 code, e.g. "AU-NSW": "" where Natural Earth
+	// has none, or has one that ISO has withdrawn without a single successor (IS-0, MX-DIF).
+	Code string
+	// SourceCode is the code as Natural Earth gives it, current or not: other data may use
+	// the same withdrawn code (the geolocation data names Paris FR-75, which ISO replaced by
+	// FR-75C), so it still joins them. The same as Code where the build had no registry of
+	// current codes.
+	SourceCode string
+	// ISOParent is the ISO 3166-2 code of the subdivision that Code lies in, as ISO nests
+	// them ("IE-L", Leinster, above "IE-D", Dublin): "" for a top-level code or where unknown.
+	ISOParent string
+	// ISOName is the ISO 3166-2 name of Code where the feature is the whole of that
+	// subdivision (its native name); "" where several features share the code (Dublin City,
+	// Fingal and South Dublin are all IE-D) or there is no code.
+	ISOName      string
 	Names        Names  // local name and names in Natural Earth's 26 languages
 	Type         string // what kind of subdivision, in English, as Natural Earth says: "State"
 	WikidataID   string // e.g. "Q3224"; may be empty

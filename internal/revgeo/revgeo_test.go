@@ -119,6 +119,35 @@ func TestLocalityInfo(t *testing.T) {
 	}
 }
 
+// TestLocalityInfoISOName: the principal subdivision's isoName is its ISO name as the build
+// found it, never its native name on its own: Fingal, one of the features that share IE-D,
+// is not "Dublin", nor "Fingal" either.
+func TestLocalityInfoISOName(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		sub  Subdivision
+		want string
+	}{
+		{"the whole subdivision", Subdivision{CountryCode: "IE", Code: "IE-KE", ISOName: "Kildare", Names: NewNames("Kildare", nil)}, "Kildare"},
+		{"one of several features with the code", Subdivision{CountryCode: "IE", Code: "IE-D", Names: NewNames("Fingal", nil)}, ""},
+		{"no current code", Subdivision{CountryCode: "IS", SourceCode: "IS-0", Names: NewNames("Reykjavík", nil)}, ""},
+	} {
+		li := Place{Subdivision: tc.sub}.LocalityInfo()
+		if len(li.Administrative) != 1 || li.Administrative[0].ISOName != tc.want || li.Administrative[0].ISOCode != tc.sub.Code {
+			t.Errorf("%s: %+v; want isoName %q, isoCode %q", tc.name, li.Administrative, tc.want, tc.sub.Code)
+		}
+	}
+}
+
+// TestSubdivisionsRoundTrip: every field of a subdivision, the ISO ones too, comes back from
+// the section as it went in.
+func TestSubdivisionsRoundTrip(t *testing.T) {
+	_, db := fixtureDB(t)
+	if diff := cmp.Diff(fixtureSource().Subdivisions, db.Subdivisions()); diff != "" {
+		t.Errorf("subdivisions (-encoded +decoded):\n%s", diff)
+	}
+}
+
 func TestNames(t *testing.T) {
 	n := NewNames("Westmark", map[string]string{"en": "West March", "de": "Westmark (de)", "zh": "西", "zh-Hant": "西區", "pt": "Marca Oeste"})
 	tests := []struct{ lang, want string }{
@@ -222,6 +251,10 @@ func TestEncodeRejects(t *testing.T) {
 		{"repeated language", func(s *Source) {
 			s.Subdivisions[0].Names.ByLang = append(s.Subdivisions[0].Names.ByLang, LangName{"de", "x"})
 		}},
+		// The ISO facts of a subdivision belong to its code, in its own country.
+		{"ISO parent in another country", func(s *Source) { s.Subdivisions[1].ISOParent = "BB-1" }},
+		{"ISO parent without a hyphen", func(s *Source) { s.Subdivisions[1].ISOParent = "AA" }},
+		{"ISO name without a code", func(s *Source) { s.Subdivisions[1].Code = "" }},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -244,7 +277,8 @@ func TestDecodeRejects(t *testing.T) {
 		{"bad magic", append([]byte("ipatlas-country\x00"), section[len(magic):]...)},
 		{"truncated", section[:len(section)/2]},
 		{"trailing byte", append(append([]byte{}, section...), 0)},
-		{"other version", append(append([]byte(magic), 2), section[len(magic)+1:]...)},
+		{"other version", append(append([]byte(magic), formatVersion+1), section[len(magic)+1:]...)},
+		{"version 1", append(append([]byte(magic), 1), section[len(magic)+1:]...)},
 	} {
 		if _, err := Decode(tc.b); !errors.Is(err, ErrFormat) {
 			t.Errorf("%s: Decode error %v, want ErrFormat", tc.name, err)

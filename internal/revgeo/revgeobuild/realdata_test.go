@@ -59,6 +59,7 @@ func TestRealData(t *testing.T) {
 	t.Run("Counts", func(t *testing.T) { testRealCounts(t, rb) })
 	t.Run("KnownPoints", func(t *testing.T) { testKnownPoints(t, db) })
 	t.Run("LocalityAcrossBorder", func(t *testing.T) { testLocalityAcrossBorder(t, db) })
+	t.Run("ISOCodes", func(t *testing.T) { testISOCodes(t, rb) })
 	t.Run("Cities200", func(t *testing.T) { testCities200(t, rb) })
 	t.Run("AllCities", func(t *testing.T) { testAllCities(t, rb) })
 	t.Run("Differential", func(t *testing.T) { testDifferential(t, db) })
@@ -74,6 +75,7 @@ func TestRealData(t *testing.T) {
 // Tower is in Paris, not Neuilly-sur-Seine (3.4 km away, across the boundary, and inside
 // Paris's simplified polygon); a point in Kansas near the Nebraska line gets a Kansas town;
 // Islamabad, 16.7 km, is taken over Rawalpindi, 5.6 km (within the detour of three times).
+// Subdivisions are told by the code Natural Earth gives them (Paris's FR-75 is withdrawn).
 func testLocalityAcrossBorder(t *testing.T, db *revgeo.DB) {
 	for _, tc := range []struct {
 		name          string
@@ -87,8 +89,8 @@ func testLocalityAcrossBorder(t *testing.T, db *revgeo.DB) {
 		{"Madrid (the nearest is in its own subdivision)", 40.4168, -3.7038, "ES-M", "Madrid"},
 	} {
 		p, _ := db.Lookup(tc.lat, tc.lon)
-		if p.Subdivision.Code != tc.sub || p.Locality.Name != tc.locality {
-			t.Errorf("%s: %s, locality %q; want %s, %q", tc.name, p.Subdivision.Code, p.Locality.Name, tc.sub, tc.locality)
+		if p.Subdivision.SourceCode != tc.sub || p.Locality.Name != tc.locality {
+			t.Errorf("%s: %s, locality %q; want %s, %q", tc.name, p.Subdivision.SourceCode, p.Locality.Name, tc.sub, tc.locality)
 		}
 	}
 	// But not at any distance (revgeo's localityDetour): a point at a place that a
@@ -150,7 +152,7 @@ func testKnownPoints(t *testing.T, db *revgeo.DB) {
 	tests := []struct {
 		name                   string
 		lat, lon               float64
-		country, sub, city, tz string // "" means must be empty; "*" means anything
+		country, sub, city, tz string // "" means must be empty; "*" means anything; sub is the code as Natural Earth gives it
 	}{
 		{"Sydney Opera House", -33.8568, 151.2153, "AU", "AU-NSW", "Sydney", "Australia/Sydney"},
 		{"Berlin", 52.5200, 13.4050, "DE", "DE-BE", "Berlin", "Europe/Berlin"},
@@ -187,7 +189,7 @@ func testKnownPoints(t *testing.T, db *revgeo.DB) {
 				}
 			}
 			check("country", p.Country.Code, tc.country)
-			check("subdivision", p.Subdivision.Code, tc.sub)
+			check("subdivision", p.Subdivision.SourceCode, tc.sub)
 			check("city", p.City.Name, tc.city)
 			check("time zone", p.TimeZone, tc.tz)
 			t.Logf("%s %s %q (%s) locality %q %.1f km, city %q, admin2 %q, %s, %s, %s",
@@ -433,4 +435,41 @@ func (l slowLayer) containing(p revgeo.Point) ([]int, bool) {
 	}
 	slices.Sort(out)
 	return out, onEdge
+}
+
+// testISOCodes: Natural Earth's codes as the build checks them against CLDR's ISO 3166-2.
+// Withdrawn codes are left out (Reykjavík's IS-0; MX-DIF, now MX-CMX; the zones of Nepal,
+// abolished in 2015; Paris's FR-75, now FR-75C) or become their successor (Prague's CZ-PR is
+// CZ-10); current ones keep their ISO parent (Leinster above the Dublin features, England
+// above Westminster). The ISO name is the native name where one feature has the code, none
+// where several share it (Dublin City, Fingal).
+func testISOCodes(t *testing.T, rb realBuild) {
+	for _, tc := range []struct {
+		name                          string
+		lat, lon                      float64
+		source, code, parent, isoName string
+	}{
+		{"Reykjavík", 64.1466, -21.9426, "IS-0", "", "", ""},
+		{"Mexico City", 19.4326, -99.1332, "MX-DIF", "", "", ""},
+		{"Kathmandu", 27.7172, 85.324, "NP-BA", "", "", ""},
+		{"Paris", 48.8566, 2.3522, "FR-75", "", "", ""},
+		{"Prague", 50.0755, 14.4378, "CZ-PR", "CZ-10", "", "Prague"},
+		{"Dublin", 53.3498, -6.2603, "IE-D", "IE-D", "IE-L", ""},
+		{"Fingal", 53.45, -6.15, "IE-D", "IE-D", "IE-L", ""},
+		{"Meath", 53.703, -6.2402, "IE-MH", "IE-MH", "IE-L", "Meath"},
+		{"Westminster", 51.5007, -0.1246, "GB-WSM", "GB-WSM", "GB-ENG", "Westminster"},
+		{"Munich", 48.137, 11.575, "DE-BY", "DE-BY", "", "Bayern"},
+		{"Red Square (isoErrata)", 55.7539, 37.6208, "RU-MOW", "RU-MOW", "", "Moskva"},
+	} {
+		p, _ := rb.db.Lookup(tc.lat, tc.lon)
+		s := p.Subdivision
+		if s.SourceCode != tc.source || s.Code != tc.code || s.ISOParent != tc.parent || s.ISOName != tc.isoName {
+			t.Errorf("%s: source %q, code %q, parent %q, ISO name %q; want %q, %q, %q, %q",
+				tc.name, s.SourceCode, s.Code, s.ISOParent, s.ISOName, tc.source, tc.code, tc.parent, tc.isoName)
+		}
+	}
+	c := rb.rep.counts[srcCLDRCore]
+	if c["iso-3166-2-codes"] < 5000 || c["iso-3166-2-current"] < 3900 || c["iso-3166-2-withdrawn"] > 500 {
+		t.Errorf("CLDR counts %v: want at least 5000 codes, 3900 of Natural Earth's current, at most 500 withdrawn", c)
+	}
 }

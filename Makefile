@@ -70,12 +70,15 @@ unit: test-snapshot
 
 # bench runs the Go benchmarks (on the real snapshot where they need it), then the load
 # test: a real server on 127.0.0.1, every endpoint in turn, CPU per request as a ratio to
-# the static baseline (cmd/loadtest).
+# the static baseline (cmd/loadtest), as fast as the server answers and then paced at
+# LOAD_RATE requests/s for every endpoint alike (docs/performance.md says why both).
 LOAD_DURATION ?= 5s
+LOAD_RATE     ?= 10000
 
 bench: test-snapshot
 	IPATLAS_TEST_SNAPSHOT=$(abspath $(TEST_DATA))/ipatlas.snapshot $(GO) test -run '^$$' -bench . -benchmem ./...
 	$(GO) run ./cmd/loadtest --bin $(BIN) --data $(TEST_DATA) --duration $(LOAD_DURATION)
+	$(GO) run ./cmd/loadtest --bin $(BIN) --data $(TEST_DATA) --duration $(LOAD_DURATION) --rate $(LOAD_RATE)
 
 # fuzz runs each fuzz target for $(FUZZTIME).
 fuzz:

@@ -34,9 +34,10 @@ func main() {
 	warmup := flag.Duration("warmup", 500*time.Millisecond, "unmeasured load per endpoint before the first round")
 	only := flag.String("only", "", "comma-separated endpoint names to load (the baseline always runs)")
 	store := flag.String("store", "", "account store URL for the server (default: a new SQLite file)")
+	rate := flag.Float64("rate", 0, "requests per second per endpoint, paced over the connections (0: as fast as the server answers); one rate every endpoint sustains compares their own work, without the saturated server's batching")
 	serveArgs := flag.String("serve-args", "", "more space-separated arguments for ipatlas serve, e.g. \"--admin-addr 127.0.0.1:6061\" to profile the server under load through /debug/pprof")
 	flag.Parse()
-	opt := loadtest.Options{Concurrency: *concurrency, Duration: *duration, MaxRequests: *maxRequests, Rounds: *rounds, Warmup: *warmup}
+	opt := loadtest.Options{Concurrency: *concurrency, Duration: *duration, MaxRequests: *maxRequests, Rounds: *rounds, Warmup: *warmup, Rate: *rate}
 	if err := run(*bin, *data, *store, *only, strings.Fields(*serveArgs), opt); err != nil {
 		fmt.Fprintln(os.Stderr, "loadtest:", err)
 		os.Exit(1)
@@ -107,8 +108,12 @@ func run(bin, data, store, only string, serveArgs []string, opt loadtest.Options
 		}
 		targets = keep
 	}
-	fmt.Printf("ipatlas load test: %s, %d connections, ≤ %s or ≤ %d requests per endpoint in %d rounds after a %s warm-up, snapshot %s\n",
-		base, opt.Concurrency, opt.Duration, opt.MaxRequests, max(1, opt.Rounds), opt.Warmup, data)
+	pace := "as fast as answered"
+	if opt.Rate > 0 {
+		pace = fmt.Sprintf("paced at %g requests/s", opt.Rate)
+	}
+	fmt.Printf("ipatlas load test: %s, %d connections, %s, ≤ %s or ≤ %d requests per endpoint in %d rounds after a %s warm-up, snapshot %s\n",
+		base, opt.Concurrency, pace, opt.Duration, opt.MaxRequests, max(1, opt.Rounds), opt.Warmup, data)
 	opt.Key, opt.ServerPID = key, srv.Process.Pid
 	res, err := loadtest.Run(context.Background(), base, targets, opt)
 	loadtest.Report(os.Stdout, res, loadtest.Baseline)

@@ -76,3 +76,21 @@ func TestRandomAddr(t *testing.T) {
 		t.Errorf("%d of 1000 addresses are IPv6, want about 200", v6)
 	}
 }
+
+// TestRunRate: a paced run sends its last request no sooner than its place in the schedule
+// allows, and still sends them all.
+func TestRunRate(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write(loadTestBodyForTest) }))
+	defer srv.Close()
+	const requests, rate = 400, 2000.0
+	res, err := Run(context.Background(), srv.URL, Targets("/static")[:1], Options{
+		Concurrency: 4, Duration: time.Minute, MaxRequests: requests, Rate: rate, ServerPID: os.Getpid(),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	earliest := time.Duration((requests - 1) / rate * float64(time.Second))
+	if r := res[0]; r.Requests != requests || r.Elapsed < earliest {
+		t.Errorf("%d requests in %v; want %d, in no less than %v", r.Requests, r.Elapsed, requests, earliest)
+	}
+}

@@ -54,6 +54,11 @@ func lookupKindNames() string {
 // runLookup answers from the snapshot without a server or a key, through the same handlers
 // the API uses, so the output is exactly the API's JSON. Arguments after the positional
 // ones are extra query parameters written name=value (countryCode=au, subnetsBatchSize=5).
+// loadSnapshot reads the snapshot a lookup answers from. TestLookupExamples has it load
+// the snapshot once for all its examples: each load of the full data takes seconds, many
+// under the race detector.
+var loadSnapshot = dataset.Load
+
 func runLookup(args []string, stdout io.Writer) error {
 	noKind := usageError{"lookup: want a kind: " + lookupKindNames() + " (see 'ipatlas lookup -h')"}
 	if len(args) == 0 {
@@ -124,7 +129,7 @@ func runLookup(args []string, stdout io.Writer) error {
 		setBy[k] = "an earlier " + k + "="
 		q.Set(k, v)
 	}
-	snap, err := dataset.Load(filepath.Join(*dataDir, snapshotFile))
+	snap, err := loadSnapshot(filepath.Join(*dataDir, snapshotFile))
 	if err != nil {
 		return fmt.Errorf("lookup: no usable data snapshot (run 'ipatlas data update --data %s' first, or give --data): %w", *dataDir, err)
 	}

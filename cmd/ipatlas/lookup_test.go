@@ -8,8 +8,10 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
+	"github.com/ipatlas/ipatlas/internal/dataset"
 	"github.com/ipatlas/ipatlas/internal/dataset/datasettest"
 )
 
@@ -106,6 +108,17 @@ func TestLookupExamples(t *testing.T) {
 		if err := os.Symlink(path, filepath.Join(dir, snapshotFile)); err != nil {
 			t.Fatal(err)
 		}
+	}
+	// One load for every example; each still parses its arguments and is answered as
+	// 'ipatlas lookup' answers it.
+	load := loadSnapshot
+	t.Cleanup(func() { loadSnapshot = load })
+	var once sync.Once
+	var snap *dataset.Snapshot
+	var loadErr error
+	loadSnapshot = func(p string) (*dataset.Snapshot, error) {
+		once.Do(func() { snap, loadErr = load(p) })
+		return snap, loadErr
 	}
 	for _, name := range slices.Sorted(maps.Keys(examples)) {
 		args := shellWords(examples[name])

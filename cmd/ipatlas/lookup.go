@@ -51,14 +51,14 @@ func lookupKindNames() string {
 	return strings.Join(slices.Sorted(maps.Keys(lookupKinds)), ", ")
 }
 
-// runLookup answers from the snapshot without a server or a key, through the same handlers
-// the API uses, so the output is exactly the API's JSON. Arguments after the positional
-// ones are extra query parameters written name=value (countryCode=au, subnetsBatchSize=5).
 // loadSnapshot reads the snapshot a lookup answers from. TestLookupExamples has it load
 // the snapshot once for all its examples: each load of the full data takes seconds, many
 // under the race detector.
 var loadSnapshot = dataset.Load
 
+// runLookup answers from the snapshot without a server or a key, through the same handlers
+// the API uses, so the output is exactly the API's JSON. Arguments after the positional
+// ones are extra query parameters written name=value (countryCode=au, subnetsBatchSize=5).
 func runLookup(args []string, stdout io.Writer) error {
 	noKind := usageError{"lookup: want a kind: " + lookupKindNames() + " (see 'ipatlas lookup -h')"}
 	if len(args) == 0 {

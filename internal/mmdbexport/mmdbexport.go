@@ -9,7 +9,9 @@
 // before more specific, merges its AS fields into whatever lies under it, so an address
 // reads the place of its geolocation network and the origin AS of its most specific
 // announced prefix, exactly as the API answers them. Addresses with only one of the two get
-// a record with only that part.
+// a record with only that part. The tree aliases 6to4, Teredo and IPv4-compatible IPv6
+// addresses to the IPv4 data, as MaxMind's files do and the tools that read them expect,
+// where the API places only 6to4 addresses so (README says so too).
 package mmdbexport
 
 import (

@@ -108,18 +108,14 @@ func readMMDB(ctx context.Context, fsys fs.FS) (*ipgeo.Data, error) {
 			return nil, fmt.Errorf("%s: networks out of order", p)
 		}
 		if p.Addr() != next {
-			if err := addAliases(d, next, p.Addr().Prev()); err != nil {
-				return nil, err
-			}
+			addAliases(d, next, p.Addr().Prev())
 		}
 		d.V6 = append(d.V6, leaf)
 		last := lastAddr(p)
 		next, covered = last.Next(), last == maxIPv6()
 	}
 	if !covered {
-		if err := addAliases(d, next, maxIPv6()); err != nil {
-			return nil, err
-		}
+		addAliases(d, next, maxIPv6())
 	}
 	if len(d.Records) == 0 {
 		return nil, errors.New("no data records")
@@ -138,32 +134,33 @@ func readMMDB(ctx context.Context, fsys fs.FS) (*ipgeo.Data, error) {
 var sixToFour = netip.MustParsePrefix("2002::/16")
 
 // addAliases covers [first, last], a range the database aliases to its IPv4 tree, with
-// alias leaves where it lies in 6to4 space and with empty leaves elsewhere (sixToFour).
-func addAliases(d *ipgeo.Data, first, last netip.Addr) error {
+// leaves: one alias leaf for 6to4 space where the range holds the whole of it, empty leaves
+// elsewhere (sixToFour). An alias leaf reads the IPv4 address right after its own prefix,
+// so only the whole of 2002::/16 is one: had the database data inside 6to4 space, a leaf
+// for the rest of it (2002:8000::/17) would read bits 17–48, not the 16–47 that hold it.
+func addAliases(d *ipgeo.Data, first, last netip.Addr) {
 	lo, hi := sixToFour.Addr(), lastAddr(sixToFour)
 	if first.Less(lo) {
 		addLeaves(d, first, minAddr(last, lo.Prev()), ipgeo.LeafEmpty)
 	}
 	if !last.Less(lo) && !hi.Less(first) {
-		for _, p := range addLeaves(d, maxAddr(first, lo), minAddr(last, hi), ipgeo.LeafAlias) {
-			if p.Bits() > 96 {
-				return fmt.Errorf("%s: a gap in the IPv6 tree too small for an IPv4 alias", p)
-			}
+		from, to := maxAddr(first, lo), minAddr(last, hi)
+		kind := ipgeo.LeafEmpty
+		if from == lo && to == hi {
+			kind = ipgeo.LeafAlias
 		}
+		addLeaves(d, from, to, kind)
 	}
 	if hi.Less(last) {
 		addLeaves(d, maxAddr(first, hi.Next()), last, ipgeo.LeafEmpty)
 	}
-	return nil
 }
 
-// addLeaves covers [first, last] with leaves of kind, and returns their prefixes.
-func addLeaves(d *ipgeo.Data, first, last netip.Addr, kind ipgeo.LeafKind) []netip.Prefix {
-	ps := rangePrefixes(first, last)
-	for _, p := range ps {
+// addLeaves covers [first, last] with leaves of kind.
+func addLeaves(d *ipgeo.Data, first, last netip.Addr, kind ipgeo.LeafKind) {
+	for _, p := range rangePrefixes(first, last) {
 		d.V6 = append(d.V6, ipgeo.Leaf{Prefix: p, Kind: kind})
 	}
-	return ps
 }
 
 func minAddr(a, b netip.Addr) netip.Addr {

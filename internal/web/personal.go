@@ -15,8 +15,10 @@ import (
 // phone number names its subscriber.
 //
 // A parameter is recognised as the handlers recognise it (keyMatches: its key decoded, so
-// lat%69tude is latitude). Queries that cannot hold either are returned as they are,
-// unallocated.
+// lat%69tude is latitude), and also after a ';': the handlers refuse a query separated by
+// semicolons (x=1;number=...), but the access log still records it, and the number in it
+// is as much a person's as in one they answer. Queries that cannot hold either are
+// returned as they are, unallocated.
 func ObscurePersonal(raw string) string {
 	if !mayHoldPersonal(raw) {
 		return raw
@@ -24,18 +26,15 @@ func ObscurePersonal(raw string) string {
 	pairs := strings.Split(raw, "&")
 	changed := false
 	for i, p := range pairs {
-		k, v, ok := strings.Cut(p, "=")
-		switch {
-		case !ok:
-			continue
-		case keyMatches(k, "latitude") || keyMatches(k, "longitude"):
-			pairs[i] = k + "=" + coarseCoordinate(v)
-		case keyMatches(k, "number"):
-			pairs[i] = k + "=" + maskedNumber(v)
-		default:
+		if !strings.Contains(p, ";") {
+			pairs[i], changed = obscurePair(p, changed)
 			continue
 		}
-		changed = true
+		parts := strings.Split(p, ";")
+		for j, q := range parts {
+			parts[j], changed = obscurePair(q, changed)
+		}
+		pairs[i] = strings.Join(parts, ";")
 	}
 	if !changed {
 		return raw
@@ -43,14 +42,33 @@ func ObscurePersonal(raw string) string {
 	return strings.Join(pairs, "&")
 }
 
+// obscurePair is ObscurePersonal for one key=value pair; changed is or-ed with whether it
+// changed anything.
+func obscurePair(p string, changed bool) (string, bool) {
+	k, v, ok := strings.Cut(p, "=")
+	switch {
+	case !ok:
+		return p, changed
+	case keyMatches(k, "latitude") || keyMatches(k, "longitude"):
+		return k + "=" + coarseCoordinate(v), true
+	case keyMatches(k, "number"):
+		return k + "=" + maskedNumber(v), true
+	}
+	return p, changed
+}
+
 // mayHoldPersonal reports, without allocating, whether a key of raw is or may decode to
-// latitude, longitude or number. A value's escapes do not count: an IPv6 address's %3A is
-// in most queries that have a %, and splitting those on every logged request would cost an
-// allocation each.
+// latitude, longitude or number, pairs being separated by '&' or ';'. A value's escapes do
+// not count: an IPv6 address's %3A is in most queries that have a %, and splitting those
+// on every logged request would cost an allocation each.
 func mayHoldPersonal(raw string) bool {
 	for rest := raw; rest != ""; {
 		var p string
-		p, rest, _ = strings.Cut(rest, "&")
+		if i := strings.IndexAny(rest, "&;"); i >= 0 {
+			p, rest = rest[:i], rest[i+1:]
+		} else {
+			p, rest = rest, ""
+		}
 		k, _, _ := strings.Cut(p, "=")
 		if k == "latitude" || k == "longitude" || k == "number" || strings.ContainsAny(k, "%+") {
 			return true

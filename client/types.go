@@ -123,7 +123,8 @@ type Location struct {
 	LocalityInfo                LocalityInfo `json:"localityInfo"`
 }
 
-// FIPS holds US FIPS codes.
+// FIPS holds a US city's FIPS codes. CountySubdivision is empty where the data has none
+// for the city, Place always (no loaded source numbers Census places).
 type FIPS struct {
 	State             string `json:"state"`
 	County            string `json:"county"`

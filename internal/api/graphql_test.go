@@ -637,6 +637,8 @@ var schemaSamples = []struct {
 	{pkg: "ip-geolocation", root: "ipGeolocation", rest: "/data/ip-geolocation-with-confidence?ip=2a00:1450:4001::1&localityLanguage=ja"},
 	{pkg: "ip-geolocation", root: "ipGeolocation", rest: "/data/ip-geolocation-with-confidence?ip=185.220.101.1"},
 	{pkg: "ip-geolocation", root: "ipGeolocation", rest: "/data/ip-geolocation-with-confidence?ip=1.1.1.1"},
+	{pkg: "ip-geolocation", root: "ipGeolocation", rest: "/data/ip-geolocation-with-confidence?ip=24.1.1.1"},  // fips
+	{pkg: "ip-geolocation", root: "ipGeolocation", rest: "/data/ip-geolocation-with-confidence?ip=23.16.0.1"}, // csdCode
 	{pkg: "ip-geolocation", root: "timeZone", rest: "/data/ip-geolocation-with-confidence?ip=81.2.69.160&utcReference=1700000000",
 		pick: func(v any) any { return v.(map[string]any)["location"].(map[string]any)["timeZone"] }},
 	{pkg: "ip-geolocation", root: "countryInfo", rest: "/data/country-info?code=IE"},
@@ -692,6 +694,7 @@ var neverInSamples = map[string]string{
 	"HazardReport.securityThreat":                 "under ipData only (TestGraphQLSDKQueries)",
 	"HazardReport.userRisk":                       "under ipData only (TestGraphQLSDKQueries)",
 	"HazardReport.isCellular":                     "always null: no source",
+	"Fips.place":                                  "always null: no loaded source numbers Census places",
 	"Currency.isoName":                            "GraphQL-only, the member name (TestGraphQLSDKQueries)",
 	"ClientIp.proxyIp":                            "only behind a trusted proxy (TestClientIP)",
 	"ClientInfo.versionMajor":                     "the samples send no User-Agent header; UserAgent's samples have them",

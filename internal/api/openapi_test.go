@@ -177,6 +177,8 @@ func TestOpenAPIAnswersReal(t *testing.T) {
 		{name: "geo bogon", method: "GET", target: "/data/ip-geolocation-with-confidence?ip=10.1.2.3" + k, want: 200},
 		{name: "geo default language", method: "GET", target: "/data/ip-geolocation-with-confidence?ip=81.2.69.142&localityLanguage=default" + k, want: 200},
 		{name: "geo German", method: "GET", target: "/data/ip-geolocation-with-confidence?ip=2.16.0.1&localityLanguage=de" + k, want: 200},
+		{name: "geo fips", method: "GET", target: "/data/ip-geolocation-with-confidence?ip=24.1.1.1" + k, want: 200},
+		{name: "geo csdCode", method: "GET", target: "/data/ip-geolocation-with-confidence?ip=23.16.0.1" + k, want: 200},
 		{name: "geo caller", method: "GET", target: "/data/ip-geolocation-with-confidence?localityLanguage=ja" + k, remote: "81.2.69.142", want: 200},
 		{name: "geo invalid", method: "GET", target: "/data/ip-geolocation-with-confidence?ip=999.1.1.1" + k, want: 405},
 		// the commercial service's other IP endpoints

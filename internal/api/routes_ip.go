@@ -11,6 +11,7 @@ import (
 	"github.com/ipatlas/ipatlas/internal/ipgeo"
 	"github.com/ipatlas/ipatlas/internal/netinfo"
 	"github.com/ipatlas/ipatlas/internal/quota"
+	"github.com/ipatlas/ipatlas/internal/revgeo"
 	"github.com/ipatlas/ipatlas/internal/risk"
 	"github.com/ipatlas/ipatlas/internal/web"
 )
@@ -68,8 +69,10 @@ func geoInstant(r *http.Request) (at time.Time, hasRef bool) {
 //     this only happens with partial snapshots.
 //
 // Within location, fields the data lacks are omitted: postcode, principalSubdivision and
-// its ISO fields, city/localityName, the coordinates and plusCode (together), timeZone.
-// fips and csdCode are never written: no loaded source has them.
+// its ISO fields, city/localityName, the coordinates and plusCode (together), timeZone, and
+// the census codes (fips, csdCode), which come from GeoNames' codes of the city
+// (dataset.Snapshot.Census): fips for US cities with state and county (countySubdivision
+// where GeoNames has it, place never), csdCode for the few Canadian cities GeoNames numbers.
 func (s *Server) geolocation(w http.ResponseWriter, r *http.Request) error {
 	bp, b, _, _, err := s.geoRender(w, r, 0, geoWithConfidence)
 	if err != nil {
@@ -316,6 +319,9 @@ func geoAppendLocation(b []byte, v *countryView, p *ipgeo.Place, ci int, hasCoun
 		b = ipFloat(b, `,"longitude":`, p.Longitude)
 		b = ipStrOpt(b, `,"plusCode":`, p.PlusCode)
 	}
+	if c, ok := v.snap.Census(p); ok {
+		b = geoAppendCensus(b, c)
+	}
 	if p.TimeZone != "" {
 		if tz, hasRef, ok := geoTimeZone(v.snap.IPGeo, p.TimeZone, at, hasRef, lang); ok {
 			b = ipKey(b, `,"timeZone":`)
@@ -366,6 +372,19 @@ func geoAppendLocation(b []byte, v *countryView, p *ipgeo.Place, ci int, hasCoun
 	b = geoAppendAreas(ipKey(b, `,"informative":`), info)
 	b = append(b, '}')
 	b = ipOpenObject(b, start)
+	return append(b, '}')
+}
+
+// geoAppendCensus appends a location's census codes: fips for a US city, its members as the
+// data has them (place never: no loaded source numbers Census places), or csdCode for a
+// Canadian one.
+func geoAppendCensus(b []byte, c revgeo.Census) []byte {
+	if c.CSD != "" {
+		return ipStr(b, `,"csdCode":`, c.CSD)
+	}
+	b = ipStr(b, `,"fips":{"state":`, c.State)
+	b = ipStr(b, `,"county":`, c.County)
+	b = ipStrOpt(b, `,"countySubdivision":`, c.CountySubdivision)
 	return append(b, '}')
 }
 

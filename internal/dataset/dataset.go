@@ -61,6 +61,8 @@ type Snapshot struct {
 	Risk      *risk.DB
 	Places    *revgeo.DB
 	LoadedAt  time.Time
+
+	census censusJoin // Places.Census(), for Census
 }
 
 // Load opens the snapshot at path, builds every engine and probes it.
@@ -107,6 +109,9 @@ func FromFile(f *dbfile.File) (*Snapshot, error) {
 	}
 	if err := decodeOptional(f, SectionRevGeo, revgeo.Decode, &s.Places); err != nil {
 		return nil, err
+	}
+	if s.Places != nil && s.IPGeo != nil {
+		s.census = newCensusJoin(s.Places.Census())
 	}
 	if err := s.probe(); err != nil {
 		return nil, fmt.Errorf("probe failed: %w", err)

@@ -53,7 +53,7 @@ type Source struct {
 //	             strictly ascending by code
 //	subdivisions count, count × (str countryCode, str code, str sourceCode, str isoParent,
 //	             str isoName, str native, n, n × (str lang, str name) ascending by lang,
-//	             str type, str wikidata, geonameId, str geoNamesCode)
+//	             str type, str wikidata, geonameId, str geoNamesCode, str fips (from version 3))
 //	admin2       count, count × (str countryCode, str admin1, str code, str name, geonameId),
 //	             strictly ascending by (countryCode, admin1, code)
 //	zones        count, count × str
@@ -70,7 +70,11 @@ type Source struct {
 // Decode only computes the places' unit vectors.
 const (
 	magic         = "ipatlas-revgeo\x00"
-	formatVersion = 2 // 2: subdivisions' sourceCode, isoParent and isoName
+	formatVersion = 3 // 2: subdivisions' sourceCode, isoParent and isoName; 3: their fips
+	// oldestVersion is the oldest format Decode reads: a version 2 section reads as one of
+	// version 3 whose subdivisions have no FIPS codes, so that a snapshot built before them
+	// still serves (without location.fips) until the next data update.
+	oldestVersion = 2
 )
 
 // Encode returns the revgeo section payload for src: it rounds the shapes to the grid, drops
@@ -209,6 +213,7 @@ func Encode(src Source) ([]byte, error) {
 		e.str(s.WikidataID)
 		e.int(s.GeonameID)
 		e.str(s.GeoNamesCode)
+		e.str(s.FIPS)
 	}
 	e.uvarint(uint64(len(admin2)))
 	for _, a := range admin2 {
@@ -431,10 +436,11 @@ func Decode(b []byte) (*DB, error) {
 }
 
 type decoder struct {
-	buf  []byte
-	off  int
-	strs []string
-	err  error
+	buf     []byte
+	off     int
+	version uint64
+	strs    []string
+	err     error
 }
 
 func (d *decoder) fail(format string, args ...any) {
@@ -508,11 +514,11 @@ func (d *decoder) decode() (*DB, error) {
 		return nil, errors.New("bad magic")
 	}
 	d.off = len(magic)
-	if v := d.uvarint(); v != formatVersion {
+	if d.version = d.uvarint(); d.version < oldestVersion || d.version > formatVersion {
 		if d.err != nil {
 			return nil, d.err
 		}
-		return nil, fmt.Errorf("format version %d, want %d", v, formatVersion)
+		return nil, fmt.Errorf("format version %d, want %d to %d", d.version, oldestVersion, formatVersion)
 	}
 	// The string table: lengths, then one block that becomes a single string, of which
 	// every decoded string is a substring.
@@ -642,6 +648,12 @@ func (d *decoder) subdivisions(db *DB) {
 		s.Type, s.WikidataID = d.str(), d.str()
 		s.GeonameID = int(d.bounded(math.MaxInt32))
 		s.GeoNamesCode = d.str()
+		if d.version >= 3 {
+			s.FIPS = d.str()
+		}
+		if s.FIPS != "" && (s.CountryCode != "US" || !IsFIPSState(s.FIPS)) {
+			d.fail("subdivision %q: FIPS code %q is not a US state's", s.Code, s.FIPS)
+		}
 		if s.ISOParent != "" && !strings.HasPrefix(s.ISOParent, s.CountryCode+"-") || s.ISOName != "" && s.Code == "" {
 			d.fail("subdivision %q: ISO parent %q or name %q without a code of its country", s.Code, s.ISOParent, s.ISOName)
 		}

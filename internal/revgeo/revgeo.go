@@ -127,6 +127,9 @@ type Subdivision struct {
 	WikidataID   string // e.g. "Q3224"; may be empty
 	GeonameID    int    // GeoNames id, 0 if unknown
 	GeoNamesCode string // GeoNames admin-1 code with its country, e.g. "AU.02"; may be empty
+	// FIPS is a US state's FIPS 5-2 code ("06" for California): Natural Earth's FIPS 10-4
+	// code of the state (US06) without its country. "" outside the US.
+	FIPS string
 }
 
 // IsZero reports whether s is the zero Subdivision.

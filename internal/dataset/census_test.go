@@ -8,9 +8,9 @@ import (
 )
 
 func TestCensusJoin(t *testing.T) {
-	cambridge := revgeo.Census{Admin1: "MA", State: "25", County: "017", CountySubdivision: "11000"}
-	mountainView := revgeo.Census{Admin1: "CA", State: "06", County: "085"}
-	burnaby := revgeo.Census{Admin1: "02", CSD: "5915025"}
+	cambridge := revgeo.Census{Subdivision: "US-MA", State: "25", County: "017", CountySubdivision: "11000"}
+	mountainView := revgeo.Census{Subdivision: "US-CA", State: "06", County: "085"}
+	burnaby := revgeo.Census{Subdivision: "CA-BC", CSD: "5915025"}
 	s := &Snapshot{census: newCensusJoin(map[uint32]revgeo.Census{4931972: cambridge, 5375480: mountainView, 5911606: burnaby})}
 	place := func(country, sub string, city uint32) *ipgeo.Place {
 		p := &ipgeo.Place{Country: ipgeo.Area{Code: country}, City: ipgeo.Area{GeonameID: city}}
@@ -28,7 +28,8 @@ func TestCensusJoin(t *testing.T) {
 		{"a US city", place("US", "US-MA", 4931972), cambridge, true},
 		{"a US city without a county subdivision", place("US", "US-CA", 5375480), mountainView, true},
 		{"a Canadian city", place("CA", "CA-BC", 5911606), burnaby, true},
-		{"a Canadian city without a subdivision", place("CA", "", 5911606), burnaby, true},
+		{"a Canadian city without a subdivision", place("CA", "", 5911606), revgeo.Census{}, false},
+		{"another province than GeoNames'", place("CA", "CA-AB", 5911606), revgeo.Census{}, false},
 		{"another state than GeoNames'", place("US", "US-NH", 4931972), revgeo.Census{}, false},
 		{"no state", place("US", "", 4931972), revgeo.Census{}, false},
 		{"a state code that only starts alike", place("US", "US-MAX", 4931972), revgeo.Census{}, false},

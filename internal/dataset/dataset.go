@@ -62,7 +62,8 @@ type Snapshot struct {
 	Places    *revgeo.DB
 	LoadedAt  time.Time
 
-	census censusJoin // Places.Census(), for Census
+	census   censusJoin          // Places.Census(), for Census
+	wikidata subdivisionWikidata // Places' subdivisions, for SubdivisionWikidataID
 }
 
 // Load opens the snapshot at path, builds every engine and probes it.
@@ -112,6 +113,7 @@ func FromFile(f *dbfile.File) (*Snapshot, error) {
 	}
 	if s.Places != nil && s.IPGeo != nil {
 		s.census = newCensusJoin(s.Places.Census())
+		s.wikidata = newSubdivisionWikidata(s.Places.Subdivisions())
 	}
 	if err := s.probe(); err != nil {
 		return nil, fmt.Errorf("probe failed: %w", err)

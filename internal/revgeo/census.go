@@ -6,14 +6,16 @@ import "strings"
 // area, as GeoNames codes the place: its admin-2 code is a US county's FIPS code and its
 // admin-3 code a US county subdivision's, or a Canadian census subdivision's.
 type Census struct {
-	// Admin1 is the place's GeoNames admin-1 code: a US state's postal code ("CA"), a
-	// Canadian province's two-digit number ("02").
-	Admin1 string
-	// State, County and CountySubdivision are a US place's FIPS codes: its state's ("06",
-	// Subdivision.FIPS of the state GeoNames puts it in), its county's ("085", the admin-2
-	// code) and its county subdivision's ("11000", the admin-3 code, which GeoNames has for
-	// about half of the places, most of them in states whose towns or townships govern);
-	// "" where unknown.
+	// Subdivision is the ISO 3166-2 code of the state or province that GeoNames puts the
+	// place in ("US-MA", "CA-BC"): the code of the Natural Earth feature that carries the
+	// place's GeoNames admin-1 code.
+	Subdivision string
+	// State, County and CountySubdivision are a US place's FIPS codes: its state's ("25",
+	// that feature's FIPS), its county's ("017", the admin-2 code) and its county
+	// subdivision's ("11000", the admin-3 code, which GeoNames has for about half of the
+	// places, most of them in states whose towns or townships govern); "" where unknown.
+	// The county codes are GeoNames': Connecticut's are its eight former counties, which
+	// the Census Bureau replaced by nine planning regions in 2022.
 	State, County, CountySubdivision string
 	// CSD is a Canadian place's census subdivision code ("5941005"): its admin-3 code where
 	// that is one, seven digits starting with the four of its census division, the admin-2
@@ -22,12 +24,13 @@ type Census struct {
 }
 
 // Census returns the census codes of every US place with a state and a county, and every
-// Canadian place with a census subdivision, by GeoNames id.
+// Canadian place with a census subdivision, by GeoNames id; a place whose state or province
+// no Natural Earth feature with an ISO 3166-2 code carries is left out.
 func (db *DB) Census() map[uint32]Census {
-	stateFIPS := map[string]string{} // GeoNames admin-1 code → FIPS code
+	byAdmin1 := map[string]Subdivision{} // "US.MA" → Massachusetts
 	for _, s := range db.subs {
-		if a1, ok := strings.CutPrefix(s.GeoNamesCode, "US."); ok && s.CountryCode == "US" && s.FIPS != "" {
-			stateFIPS[a1] = s.FIPS
+		if (s.CountryCode == "US" || s.CountryCode == "CA") && strings.HasPrefix(s.GeoNamesCode, s.CountryCode+".") && s.Code != "" {
+			byAdmin1[s.GeoNamesCode] = s
 		}
 	}
 	out := map[uint32]Census{}
@@ -36,11 +39,15 @@ func (db *DB) Census() map[uint32]Census {
 			continue
 		}
 		for _, r := range db.places[db.placeStart[ci]:db.placeStart[ci+1]] {
-			a1, a2, a3 := db.strs[r.a1], db.strs[r.a2], db.strs[r.a3]
-			k := Census{Admin1: a1}
+			sub, ok := byAdmin1[c.Code+"."+db.strs[r.a1]]
+			if !ok {
+				continue
+			}
+			a2, a3 := db.strs[r.a2], db.strs[r.a3]
+			k := Census{Subdivision: sub.Code}
 			switch c.Code {
 			case "US":
-				k.State = stateFIPS[a1]
+				k.State = sub.FIPS
 				if isDigits(a2, 3) {
 					k.County = a2
 				}

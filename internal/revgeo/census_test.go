@@ -25,12 +25,14 @@ func censusSource() Source {
 			{CountryCode: "US", Code: "US-CA", Names: NewNames("California", nil), GeoNamesCode: "US.CA", FIPS: "06"},
 			{CountryCode: "US", Code: "US-NV", Names: NewNames("Nevada", nil), GeoNamesCode: "US.NV"}, // no FIPS code
 			{CountryCode: "CA", Code: "CA-BC", Names: NewNames("British Columbia", nil), GeoNamesCode: "CA.02"},
+			{CountryCode: "CA", Names: NewNames("Somewhere", nil), GeoNamesCode: "CA.03"}, // no ISO code
 		},
 		SubdivisionShapes: []Shape{
 			{Feature: 0, Rings: [][]Point{square(-73, 41, -70, 43)}},
 			{Feature: 1, Rings: [][]Point{square(-124, 32, -114, 42)}},
 			{Feature: 2, Rings: [][]Point{square(-120, 35, -114, 42)}},
 			{Feature: 3, Rings: [][]Point{square(-139, 49, -114, 60)}},
+			{Feature: 4, Rings: [][]Point{square(-100, 49, -95, 60)}},
 		},
 		Places: []Populated{
 			{GeonameID: 4931972, Name: "Cambridge", CountryCode: "US", Admin1: "MA", Admin2: "017", Admin3: "11000", Latitude: 42.37, Longitude: -71.11},
@@ -41,6 +43,8 @@ func censusSource() Source {
 			{GeonameID: 5911606, Name: "Burnaby", CountryCode: "CA", Admin1: "02", Admin2: "5915", Admin3: "5915025", Latitude: 49.27, Longitude: -122.95},
 			{GeonameID: 4, Name: "Not its division", CountryCode: "CA", Admin1: "02", Admin2: "5915", Admin3: "5917034", Latitude: 49, Longitude: -123},
 			{GeonameID: 5, Name: "Five digits", CountryCode: "CA", Admin1: "10", Admin2: "16", Admin3: "48028", Latitude: 50, Longitude: -73},
+			{GeonameID: 6, Name: "No province code", CountryCode: "CA", Admin1: "03", Admin2: "4611", Admin3: "4611040", Latitude: 50, Longitude: -97},
+			{GeonameID: 7, Name: "No province", CountryCode: "CA", Admin1: "08", Admin2: "3506", Admin3: "3506008", Latitude: 45.4, Longitude: -75.7},
 		},
 		TimeZones:      []string{"America/Los_Angeles"},
 		TimeZoneShapes: []Shape{{Feature: 0, Rings: [][]Point{square(-180, -90, 180, 90)}}},
@@ -50,9 +54,9 @@ func censusSource() Source {
 func TestCensus(t *testing.T) {
 	_, db := encodeDecode(t, censusSource())
 	want := map[uint32]Census{
-		4931972: {Admin1: "MA", State: "25", County: "017", CountySubdivision: "11000"},
-		5375480: {Admin1: "CA", State: "06", County: "085"},
-		5911606: {Admin1: "02", CSD: "5915025"},
+		4931972: {Subdivision: "US-MA", State: "25", County: "017", CountySubdivision: "11000"},
+		5375480: {Subdivision: "US-CA", State: "06", County: "085"},
+		5911606: {Subdivision: "CA-BC", CSD: "5915025"},
 	}
 	if got := db.Census(); !maps.Equal(got, want) {
 		t.Errorf("Census() = %v\nwant %v", got, want)

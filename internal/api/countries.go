@@ -98,7 +98,7 @@ type countryView struct {
 	langs map[string]string // lower-case locale id -> locale id as the data has it
 	names sync.Map          // locale id -> [][]byte quoted names, aligned with all
 
-	revgeoJoins revgeoJoins // reverse geocoding's subdivisions in the geolocation data (revgeosub.go)
+	subs subdivisionJoins // Natural Earth's subdivisions in the geolocation data (revgeosub.go)
 }
 
 // nameMarker stands in for the name while rendering; it cannot occur in real data.
@@ -106,7 +106,7 @@ const nameMarker = "\x00name\x00"
 
 func newCountryView(snap *dataset.Snapshot) (*countryView, error) {
 	db := snap.Countries
-	v := &countryView{snap: snap, all: db.All(), langs: map[string]string{}}
+	v := &countryView{snap: snap, all: db.All(), langs: map[string]string{}, subs: newSubdivisionJoins(snap.IPGeo, snap.Places)}
 	quotedMarker, _ := web.Marshal(nameMarker)
 	for i, c := range v.all {
 		b, err := web.Marshal(toCountryJSON(c, nameMarker))

@@ -191,7 +191,7 @@ func (s *Server) revgeoAnswer(w http.ResponseWriter, r *http.Request, lat, lon f
 	}
 	body.city = revgeoGeoNamesName(snap.IPGeo, p.City.GeonameID, lang, p.City.Name)
 	body.locality = revgeoGeoNamesName(snap.IPGeo, p.Locality.GeonameID, lang, p.Locality.Name)
-	li, subdivision, subdivisionCode := revgeoPrincipal(v.revgeoJoins.of(snap.IPGeo, p.Subdivision), p.Subdivision, p.LocalityInfo(), lang)
+	li, subdivision, subdivisionCode := revgeoPrincipal(v.subs.of(p.Subdivision), p.Subdivision, p.LocalityInfo(), lang)
 	body.subdivision, body.subdivisionCode = subdivision, subdivisionCode
 	for _, a := range li.Administrative {
 		ra := revgeoFromArea(a, lang)

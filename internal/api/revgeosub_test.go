@@ -324,7 +324,7 @@ func TestReverseGeocodeAgreesWithGeolocation(t *testing.T) {
 			points = append(points, pt)
 		}
 	}
-	var joins revgeoJoins
+	joins := newSubdivisionJoins(snap.IPGeo, snap.Places)
 	agree, total := map[string]int{}, map[string]int{}
 	var irish []string
 	for _, pt := range points {
@@ -332,7 +332,7 @@ func TestReverseGeocodeAgreesWithGeolocation(t *testing.T) {
 		if p.Country.Code != pt.country { // a border or a coast, at the data's precision
 			continue
 		}
-		_, _, code := revgeoPrincipal(joins.of(snap.IPGeo, p.Subdivision), p.Subdivision, p.LocalityInfo(), "en")
+		_, _, code := revgeoPrincipal(joins.of(p.Subdivision), p.Subdivision, p.LocalityInfo(), "en")
 		total[pt.country]++
 		if code == pt.code {
 			agree[pt.country]++
@@ -364,5 +364,64 @@ func TestReverseGeocodeAgreesWithGeolocation(t *testing.T) {
 		if c.country != "" {
 			t.Logf("%s: %d of %d", c.country, got, of)
 		}
+	}
+}
+
+// TestRealSubdivisionWikidata checks the Wikidata ids of every subdivision the geolocation
+// data names against a slow reference (each feature joined again, those that are the
+// subdivision collected), and a few by hand: Guyana's Demerara-Mahaica keeps its own
+// id, where Natural Earth's GeoNames ids alone would give it East Berbice-Corentyne's.
+func TestRealSubdivisionWikidata(t *testing.T) {
+	s := ipRealServer(t)
+	v, err := s.countryView()
+	if err != nil {
+		t.Fatal(err)
+	}
+	features := v.snap.Places.Subdivisions()
+	reference := func(id uint32) string {
+		found := map[string]bool{}
+		for _, f := range features {
+			if j := joinSubdivision(v.snap.IPGeo, f); j.sameAs(f) && j.match.GeonameID == id && f.WikidataID != "" {
+				found[f.WikidataID] = true
+			}
+		}
+		for w := range found {
+			if len(found) == 1 {
+				return w
+			}
+		}
+		return ""
+	}
+	known := map[string]string{"US-IL": "Q1204", "DE-HE": "Q1199", "DE-BE": "Q64", "BR-SP": "Q175", "ZA-GP": "Q133083", "GY-DE": "Q1185362"}
+	seen := map[uint32]bool{}
+	var subdivisions, withID int
+	for _, p := range v.snap.IPGeo.All() {
+		for _, sd := range p.Subdivisions {
+			if seen[sd.GeonameID] || sd.GeonameID == 0 {
+				continue
+			}
+			seen[sd.GeonameID] = true
+			subdivisions++
+			got, ok := v.subs.wikidataID(sd)
+			if ok {
+				withID++
+			}
+			if w, isKnown := known[sd.Code]; isKnown && got != w {
+				t.Errorf("%s: %q, want %q", sd.Code, got, w)
+			}
+			delete(known, sd.Code)
+			if subdivisions%32 == 0 || sd.Code == "GY-DE" { // the reference joins every feature: a sample
+				if want := reference(sd.GeonameID); got != want || ok != (want != "") {
+					t.Errorf("%s (%d): %q, the reference %q", sd.Code, sd.GeonameID, got, want)
+				}
+			}
+		}
+	}
+	if len(known) > 0 {
+		t.Errorf("the geolocation data no longer names %v", known)
+	}
+	t.Logf("%d subdivisions named by the geolocation data, %d with a Wikidata id", subdivisions, withID)
+	if withID < subdivisions/2 {
+		t.Errorf("only %d of %d subdivisions have a Wikidata id", withID, subdivisions)
 	}
 }

@@ -360,7 +360,7 @@ func geoAppendLocation(b []byte, v *countryView, p *ipgeo.Place, ci int, hasCoun
 			a.desc, a.adminLevel = "second-order administrative division", 6
 		}
 		a.name, _ = sd.Names.Name(lang)
-		a.wikidataID, _ = v.snap.SubdivisionWikidataID(p.Country.Code, sd)
+		a.wikidataID, _ = v.subs.wikidataID(sd)
 		admin = append(admin, a)
 		order++
 	}

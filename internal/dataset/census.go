@@ -32,8 +32,8 @@ func newCensusJoin(codes map[uint32]revgeo.Census) censusJoin {
 	return j
 }
 
-// unpack returns the entry as a revgeo.Census, its strings slices of the entry's.
-func (j censusJoin) unpack(e string) revgeo.Census {
+// unpackCensus returns a packed entry as a revgeo.Census, its strings slices of the entry's.
+func unpackCensus(e string) revgeo.Census {
 	c := revgeo.Census{Subdivision: e[:censusSubLen]}
 	codes := e[censusSubLen+1:]
 	if e[censusSubLen] == 'C' {
@@ -62,5 +62,5 @@ func (s *Snapshot) Census(p *ipgeo.Place) (revgeo.Census, bool) {
 	if !ok || e[:censusSubLen] != p.Subdivision(0).Code || e[:2] != p.Country.Code {
 		return revgeo.Census{}, false
 	}
-	return s.census.unpack(e), true
+	return unpackCensus(e), true
 }

@@ -62,8 +62,7 @@ type Snapshot struct {
 	Places    *revgeo.DB
 	LoadedAt  time.Time
 
-	census   censusJoin          // Places.Census(), for Census
-	wikidata subdivisionWikidata // Places' subdivisions, for SubdivisionWikidataID
+	census censusJoin // Places.Census(), for Census
 }
 
 // Load opens the snapshot at path, builds every engine and probes it.
@@ -113,7 +112,6 @@ func FromFile(f *dbfile.File) (*Snapshot, error) {
 	}
 	if s.Places != nil && s.IPGeo != nil {
 		s.census = newCensusJoin(s.Places.Census())
-		s.wikidata = newSubdivisionWikidata(s.Places.Subdivisions())
 	}
 	if err := s.probe(); err != nil {
 		return nil, fmt.Errorf("probe failed: %w", err)

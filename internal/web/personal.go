@@ -26,13 +26,11 @@ func ObscurePersonal(raw string) string {
 	pairs := strings.Split(raw, "&")
 	changed := false
 	for i, p := range pairs {
-		if !strings.Contains(p, ";") {
-			pairs[i], changed = obscurePair(p, changed)
-			continue
-		}
 		parts := strings.Split(p, ";")
 		for j, q := range parts {
-			parts[j], changed = obscurePair(q, changed)
+			var c bool
+			parts[j], c = obscurePair(q)
+			changed = changed || c
 		}
 		pairs[i] = strings.Join(parts, ";")
 	}
@@ -42,19 +40,18 @@ func ObscurePersonal(raw string) string {
 	return strings.Join(pairs, "&")
 }
 
-// obscurePair is ObscurePersonal for one key=value pair; changed is or-ed with whether it
-// changed anything.
-func obscurePair(p string, changed bool) (string, bool) {
+// obscurePair is ObscurePersonal for one key=value pair, and reports whether it changed it.
+func obscurePair(p string) (string, bool) {
 	k, v, ok := strings.Cut(p, "=")
 	switch {
 	case !ok:
-		return p, changed
+		return p, false
 	case keyMatches(k, "latitude") || keyMatches(k, "longitude"):
 		return k + "=" + coarseCoordinate(v), true
 	case keyMatches(k, "number"):
 		return k + "=" + maskedNumber(v), true
 	}
-	return p, changed
+	return p, false
 }
 
 // mayHoldPersonal reports, without allocating, whether a key of raw is or may decode to

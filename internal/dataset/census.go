@@ -59,7 +59,8 @@ func (s *Snapshot) Census(p *ipgeo.Place) (revgeo.Census, bool) {
 		return revgeo.Census{}, false
 	}
 	e, ok := s.census[p.City.GeonameID]
-	if !ok || e[:censusSubLen] != p.Subdivision(0).Code || e[:2] != p.Country.Code {
+	// A subdivision's code starts with its country's, so one comparison checks both.
+	if !ok || e[:censusSubLen] != p.Subdivision(0).Code {
 		return revgeo.Census{}, false
 	}
 	return unpackCensus(e), true

@@ -106,14 +106,14 @@ type Point struct {
 // Location is the pin of a geolocation and the places it lies in. Fields the data lacks
 // are empty.
 type Location struct {
-	PrincipalSubdivision        string       `json:"principalSubdivision,omitempty"`
-	ISOPrincipalSubdivision     string       `json:"isoPrincipalSubdivision,omitempty"`
-	ISOPrincipalSubdivisionCode string       `json:"isoPrincipalSubdivisionCode,omitempty"`
-	Continent                   string       `json:"continent,omitempty"`
-	ContinentCode               string       `json:"continentCode,omitempty"`
-	City                        string       `json:"city,omitempty"`
-	LocalityName                string       `json:"localityName,omitempty"`
-	Postcode                    string       `json:"postcode,omitempty"`
+	PrincipalSubdivision        string       `json:"principalSubdivision"`
+	ISOPrincipalSubdivision     string       `json:"isoPrincipalSubdivision"`
+	ISOPrincipalSubdivisionCode string       `json:"isoPrincipalSubdivisionCode"`
+	Continent                   string       `json:"continent"`
+	ContinentCode               string       `json:"continentCode"`
+	City                        string       `json:"city"`
+	LocalityName                string       `json:"localityName"`
+	Postcode                    string       `json:"postcode"`
 	Latitude                    *float64     `json:"latitude,omitempty"` // nil without a pin
 	Longitude                   *float64     `json:"longitude,omitempty"`
 	PlusCode                    string       `json:"plusCode,omitempty"`

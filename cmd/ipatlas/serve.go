@@ -158,7 +158,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	_ = phone.Warm() // libphonenumber's one-time costs before the first request; an error (a broken build) only loses locations
 	srv := api.New(api.Options{Log: log, Auth: authn, Meter: meter, Data: live, ClientAddrs: clientAddrs, Registry: reg, PrivateMetrics: c.privateMetrics, LoadTestStatic: c.loadTestEndpoint})
 
-	dash, err := dashboard.New(dashboard.Options{Store: store, Plans: plans, Keys: authn, Meter: meter, Signup: c.signup, Log: log, ClientAddrs: clientAddrs})
+	dash, err := dashboard.New(dashboard.Options{Store: store, Plans: plans, Keys: authn, Meter: meter, Signup: c.signup, Log: log, ClientAddrs: clientAddrs, Observe: srv.Observe})
 	if err != nil {
 		return err
 	}

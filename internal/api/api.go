@@ -132,6 +132,13 @@ func wrongMethod(allow string) web.HandlerFunc {
 // route takes with the JSON 404 or 405 and sets the headers every answer carries.
 func (s *Server) Mux() *http.ServeMux { return s.mux }
 
+// Observe returns the middleware that gives every answer of route a request id and counts
+// and logs it as the API's are (web.Observe), for other handlers on Mux: the dashboard's.
+func (s *Server) Observe(route string) web.Middleware {
+	observe := web.Observe(s.opt.Log, s.metrics, route)
+	return func(h http.Handler) http.Handler { return s.ids.Middleware(observe(h)) }
+}
+
 // Handler returns the root handler.
 func (s *Server) Handler() http.Handler { return s.root }
 

@@ -68,9 +68,9 @@ func geoInstant(r *http.Request) (at time.Time, hasRef bool) {
 //     network data every address has at least registry or bogon facts, so in practice
 //     this only happens with partial snapshots.
 //
-// Within location, fields the data lacks are omitted: postcode, principalSubdivision and
-// its ISO fields, city/localityName, the coordinates and plusCode (together), timeZone, and
-// the census codes (fips, csdCode), which come from GeoNames' codes of the city
+// Within location, string fields the data lacks are "" (postcode, principalSubdivision and
+// its ISO fields, city/localityName); the coordinates and plusCode (together), timeZone and
+// the census codes (fips, csdCode) are omitted. The census codes come from GeoNames' codes of the city
 // (dataset.Snapshot.Census): fips for US cities with state and county (countySubdivision
 // where GeoNames has it, place never), csdCode for the few Canadian cities GeoNames numbers.
 func (s *Server) geolocation(w http.ResponseWriter, r *http.Request) error {
@@ -293,27 +293,31 @@ func geoAppendAreas(b []byte, areas []geoArea) []byte {
 // subdivisions (4, then 6) and the city (8); informative holds the continent and the time
 // zone. order runs over both lists from the largest area to the smallest: continent,
 // country, time zone, subdivisions, city. Descriptions are English (the data has no
-// localised descriptions). An empty list is omitted, as the spec says.
+// localised descriptions).
+//
+// The string members are always there, "" where the data lacks them (a record placed in a
+// country alone has no subdivision, city or postcode), as the spec omits only fips, csdCode
+// and utcTime, and as reverse geocoding answers; clients of the commercial service read
+// them without checking that they exist. The coordinates, plusCode and timeZone are left
+// out where unknown rather than given an invented value.
 //
 // Every member is appended with a leading comma; ipOpenObject then turns the first comma
 // into the opening brace, which spares moving the whole object back by one byte.
 func geoAppendLocation(b []byte, v *countryView, p *ipgeo.Place, ci int, hasCountry bool, lang string, at time.Time, hasRef bool) []byte {
 	start := len(b)
 	sub := p.Subdivision(0)
-	if !sub.IsZero() {
-		name, _ := sub.Names.Name(lang)
-		en, _ := sub.Names.Name("en")
-		b = ipStrOpt(b, `,"principalSubdivision":`, name)
-		b = ipStrOpt(b, `,"isoPrincipalSubdivision":`, en)
-		b = ipStrOpt(b, `,"isoPrincipalSubdivisionCode":`, sub.Code)
-	}
+	name, _ := sub.Names.Name(lang)
+	en, _ := sub.Names.Name("en")
+	b = ipStr(b, `,"principalSubdivision":`, name)
+	b = ipStr(b, `,"isoPrincipalSubdivision":`, en)
+	b = ipStr(b, `,"isoPrincipalSubdivisionCode":`, sub.Code)
 	continent, _ := p.Continent.Names.Name(lang)
-	b = ipStrOpt(b, `,"continent":`, continent)
-	b = ipStrOpt(b, `,"continentCode":`, p.Continent.Code)
+	b = ipStr(b, `,"continent":`, continent)
+	b = ipStr(b, `,"continentCode":`, p.Continent.Code)
 	city, _ := p.City.Names.Name(lang)
-	b = ipStrOpt(b, `,"city":`, city)
-	b = ipStrOpt(b, `,"localityName":`, city)
-	b = ipStrOpt(b, `,"postcode":`, p.Postcode)
+	b = ipStr(b, `,"city":`, city)
+	b = ipStr(b, `,"localityName":`, city)
+	b = ipStr(b, `,"postcode":`, p.Postcode)
 	if p.HasLocation {
 		b = ipFloat(b, `,"latitude":`, p.Latitude)
 		b = ipFloat(b, `,"longitude":`, p.Longitude)

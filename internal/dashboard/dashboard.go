@@ -59,6 +59,9 @@ type Options struct {
 	Signup      bool
 	Log         *slog.Logger // default: discard
 	ClientAddrs web.ClientAddrs
+	// Observe, when set, wraps every route's handler (the pattern names it) so that its
+	// answers are logged, counted and given request ids as the API's are (api.Server.Observe).
+	Observe func(route string) web.Middleware
 	// SessionTTL is how long a log-in lasts. Default 7 days.
 	SessionTTL time.Duration
 	// Failed log-ins are counted in LoginWindow (default 15 minutes), and past a limit
@@ -210,9 +213,13 @@ func assetURL(name string) string { return "/assets/" + name + "?v=" + assetVers
 // Register adds the dashboard's routes to mux: /signup, /login, /logout, /account/...,
 // /assets/... and the exact path / (which redirects to the Credentials page or to log-in).
 func (s *Server) Register(mux *http.ServeMux) {
+	observe := s.opt.Observe
+	if observe == nil {
+		observe = func(string) web.Middleware { return func(h http.Handler) http.Handler { return h } }
+	}
 	static, _ := fs.Sub(assets, "static")
 	files := http.StripPrefix("/assets/", http.FileServerFS(static))
-	mux.Handle("GET /assets/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	mux.Handle("GET /assets/", observe("GET /assets/")(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		// Only the files themselves: the file server's own 404 is plain text, and it lists
 		// directories.
 		if st, err := fs.Stat(static, strings.TrimPrefix(r.URL.Path, "/assets/")); err != nil || !st.Mode().IsRegular() {
@@ -221,7 +228,7 @@ func (s *Server) Register(mux *http.ServeMux) {
 		}
 		w.Header().Set("Cache-Control", "public, max-age=3600")
 		files.ServeHTTP(w, r)
-	}))
+	})))
 	// allow collects the methods of each page, for the catch-alls' 405.
 	allow := map[string][]string{}
 	h := func(pattern string, fn func(http.ResponseWriter, *http.Request) error) {
@@ -234,6 +241,7 @@ func (s *Server) Register(mux *http.ServeMux) {
 		}
 		mux.Handle(pattern, web.Stack(s.wrap(fn),
 			web.Recover(s.opt.Log),
+			observe(pattern),
 			web.LimitRequestsAnswering(maxForm, formTimeout, s.formTooLarge),
 			s.parseForm,
 			s.csrfGuard.Handler,

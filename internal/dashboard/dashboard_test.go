@@ -16,6 +16,7 @@ import (
 	"net/url"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -857,4 +858,42 @@ func TestUsageSubtractsUnusedLease(t *testing.T) {
 	want(t, r, http.StatusOK, `data-package="phone-email">1,500<`)
 	want(t, r, http.StatusOK, "1,501 queries in the last 30 days")
 	want(t, r, http.StatusOK, ">15%</meter>")
+}
+
+// TestPagesObserved checks that with Options.Observe every page's answer is logged as the
+// API's are, one line each with its route's path and status, and that neither the
+// password nor the key of the account reaches the log.
+func TestPagesObserved(t *testing.T) {
+	var routes []string
+	var mu sync.Mutex
+	h := newHarness(t, true, false, func(o *Options) {
+		log := o.Log
+		o.Observe = func(route string) web.Middleware {
+			mu.Lock()
+			routes = append(routes, route)
+			mu.Unlock()
+			return web.Observe(log, nil, route)
+		}
+	})
+	c, key := h.signup("ada@example.org", pw)
+	h.get(c, "/account/usage")
+	h.get(c, "/assets/style.css")
+	h.post(h.browser(), "/login", url.Values{"email": {"ada@example.org"}, "password": {pw}}) // no CSRF token: 403
+	logs := h.logs.String()
+	for _, line := range []string{
+		`msg=request method=POST path=/signup query="" status=303`,
+		`msg=request method=GET path=/account/usage query="" status=200`,
+		`msg=request method=GET path=/assets/style.css query="" status=200`,
+		`msg=request method=POST path=/login query="" status=403`,
+	} {
+		if !strings.Contains(logs, line) {
+			t.Errorf("no access-log line with %q in:\n%s", line, logs)
+		}
+	}
+	if strings.Contains(logs, pw) || strings.Contains(logs, key) {
+		t.Errorf("the password or the key reached the log:\n%s", logs)
+	}
+	if !slices.Contains(routes, "GET /assets/") || !slices.Contains(routes, "POST /login") {
+		t.Errorf("routes observed: %v", routes)
+	}
 }

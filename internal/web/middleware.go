@@ -152,9 +152,10 @@ func Observe(log *slog.Logger, m *Metrics, route string) Middleware {
 // the access log can recognise a key wherever a client put it.
 const KeyPrefix = "ipa_"
 
-// RedactQuery returns the raw query with the value of every `key` parameter, whatever its
-// case, and anything else that looks like an API key replaced, so keys never reach logs,
-// not even those sent under a wrong name (KEY=, apikey=) or percent-encoded (%69pa_).
+// RedactQuery returns the raw query with the value of every `key` and `password` parameter,
+// whatever its case, and anything else that looks like an API key replaced, so keys never
+// reach logs, not even those sent under a wrong name (KEY=, apikey=) or percent-encoded
+// (%69pa_).
 func RedactQuery(raw string) string {
 	if nothingToRedact(raw) {
 		return raw
@@ -163,9 +164,9 @@ func RedactQuery(raw string) string {
 }
 
 // nothingToRedact reports, without allocating, that redactQuery would return raw as it is:
-// no parameter is named key, and raw has no underscore, as such or as %5F, which every key
-// has (KeyPrefix), decoded or not. Nearly every query is such (an IPv6 address's %3A
-// aside), so the access log need not split, decode and join it.
+// no parameter is named key or password (secretParam), and raw has no underscore, as such
+// or as %5F, which every key has (KeyPrefix), decoded or not. Nearly every query is such
+// (an IPv6 address's %3A aside), so the access log need not split, decode and join it.
 func nothingToRedact(raw string) bool {
 	if strings.Contains(raw, "_") || strings.Contains(raw, "%5F") || strings.Contains(raw, "%5f") || strings.Contains(raw, "%25") {
 		return false
@@ -173,22 +174,27 @@ func nothingToRedact(raw string) bool {
 	for rest := raw; rest != ""; {
 		var p string
 		p, rest, _ = strings.Cut(rest, "&")
-		if k, _, hasValue := strings.Cut(p, "="); hasValue && keyMatchesFold(k, "key") {
+		if k, _, hasValue := strings.Cut(p, "="); hasValue && secretParam(k) {
 			return false
 		}
 	}
 	return true
 }
 
+// secretParam reports whether the query parameter named k (as sent, percent-encoded or
+// not, in any case) is one whose value never reaches logs: key, or password, which only a
+// dashboard form sent by GET (a script's mistake) would put in a query.
+func secretParam(k string) bool { return keyMatchesFold(k, "key") || keyMatchesFold(k, "password") }
+
 func redactQuery(raw string) string {
 	if raw == "" {
 		return ""
 	}
-	if strings.ContainsAny(raw, "yY%") { // no parameter named key without a y
+	if strings.ContainsAny(raw, "yYdD%") { // no parameter named key without a y, nor password without a d
 		parts := strings.Split(raw, "&")
 		for i, p := range parts {
 			k, _, hasValue := strings.Cut(p, "=")
-			if hasValue && keyMatchesFold(k, "key") {
+			if hasValue && secretParam(k) {
 				parts[i] = k + "=REDACTED"
 			}
 		}

@@ -42,6 +42,11 @@ func TestRedactQuery(t *testing.T) {
 		"code=IE&localityLanguage=ipa_AAA234ipa_BBB234ipa_CCC": "code=IE&localityLanguage=REDACTED",
 		"code=IE&ip=%2569pa_DPAJYZCOE6KBB5BEW4YDHWLRVB":        "code=IE&ip=REDACTED",
 		"x=ipa%255FDPAJYZCOE6KBB5BEW4YDHWLRVB":                 "x=REDACTED",
+		// A password, as a dashboard form sent by GET would carry it.
+		"email=a%40example.org&password=hunter2hunter2": "email=a%40example.org&password=REDACTED",
+		"PASSWORD=x&next=%2Faccount%2F":                 "PASSWORD=REDACTED&next=%2Faccount%2F",
+		"p%61ssword=x":                                  "p%61ssword=REDACTED",
+		"passwords=x":                                   "passwords=x",
 	}
 	for in, want := range tests {
 		if got := RedactQuery(in); got != want {

@@ -250,6 +250,43 @@ func TestRegenerateInvalidatesOldKey(t *testing.T) {
 	}
 }
 
+// TestKeysPlan changes a served account with `keys plan`: disabled, its key gets 403;
+// enabled again with a monthly limit of 2 below what its server's lease already holds, it
+// gets one more 200 (one request was served before) and then 402.
+func TestKeysPlan(t *testing.T) {
+	e := newEnv(t)
+	key := e.ipatlas("keys", "create", "--email", "p@example.org")
+	s := e.serve()
+	u := s.base + "/data/country-info?code=DE&key=" + key
+	if code, body := get(t, u, nil); code != 200 {
+		t.Fatalf("before keys plan: %d %s", code, body)
+	}
+	// The CLI does not wait for the servers (they poll the change log every 200 ms).
+	waitFor := func(want int) {
+		t.Helper()
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			code, body := get(t, u, nil)
+			if code == want {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("still %d %s, want %d", code, body, want)
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
+	if out := e.ipatlas("keys", "plan", "--email", "p@example.org", "--disable"); out != "p@example.org: plan free, the plan's volumes, disabled" {
+		t.Errorf("keys plan printed %q", out)
+	}
+	waitFor(403)
+	e.ipatlas("keys", "plan", "--email", "p@example.org", "--disable=false", "--monthly-limit", "2")
+	waitFor(200)
+	if code, body := get(t, u, nil); code != 402 {
+		t.Errorf("the third request under a monthly limit of 2: %d %s", code, body)
+	}
+}
+
 // TestQuotaExactUnderConcurrency: 64 clients, 1500 requests, limit 1000: exactly 1000 get
 // 200, 500 get 402, and the store says 1000.
 func TestQuotaExactUnderConcurrency(t *testing.T) {

@@ -91,6 +91,7 @@ func TestCommandHelp(t *testing.T) {
 		{[]string{"keys", "create", "--help"}, "-plans"},
 		{[]string{"keys", "regenerate", "-h"}, "-wait"},
 		{[]string{"keys", "password", "-h"}, "Usage: ipatlas keys password"},
+		{[]string{"keys", "plan", "-h"}, "-disable"},
 		{[]string{"version", "-h"}, "Usage: ipatlas version"},
 		{[]string{"--version", "--help"}, "Usage: ipatlas version"},
 		{[]string{"lookup", "--help"}, "asn <asn>"},

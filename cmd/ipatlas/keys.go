@@ -109,6 +109,75 @@ func runKeysRegenerate(ctx context.Context, args []string, stdout, stderr io.Wri
 	return nil
 }
 
+// runKeysPlan changes an existing account: its plan, its monthly limit, or whether it is
+// disabled; what is not given stays as it is. It prints the account as it now is. The
+// store records the change in its change log, so running servers apply it within their
+// --key-poll-interval, as they do a regenerated key.
+func runKeysPlan(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("keys plan", stdout)
+	email := fs.String("email", "", "account email (required)")
+	plan := fs.String("plan", "", "new plan name (default: keep the account's)")
+	limit := fs.Int64("monthly-limit", 0, "new monthly volume for every package, overriding the plan (0: the plan's; default: keep the account's)")
+	disable := fs.Bool("disable", false, "disable the account: its key and log-ins are refused with 403 (--disable=false enables it again)")
+	storeURL := fs.String("store", defaultStore, "account store: sqlite:PATH or a postgres:// URL")
+	plansFile := fs.String("plans", "", "plans file (JSON); default: the built-in plans")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if *email == "" {
+		return usageError{"keys plan: --email is required"}
+	}
+	if !fs.flagGiven("plan") && !fs.flagGiven("monthly-limit") && !fs.flagGiven("disable") {
+		return usageError{"keys plan: give --plan, --monthly-limit or --disable (or several)"}
+	}
+	if *limit < 0 {
+		return usageError{fmt.Sprintf("keys plan: %s must not be negative", fs.origin("monthly-limit"))}
+	}
+	if fs.flagGiven("plan") {
+		plans, err := loadPlans(*plansFile)
+		if err != nil {
+			return err
+		}
+		if _, ok := plans[*plan]; !ok {
+			return usageError{fmt.Sprintf("keys plan: %s: no plan %q is configured", fs.origin("plan"), *plan)}
+		}
+	}
+	store, err := openStore(ctx, "keys plan", *storeURL, fs.origin("store"))
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	acct, err := store.AccountByEmail(ctx, *email)
+	if errors.Is(err, account.ErrNotFound) {
+		return fmt.Errorf("keys plan: no account for %s; create one with 'ipatlas keys create --email %s'", *email, *email)
+	}
+	if err != nil {
+		return fmt.Errorf("keys plan: %w", err)
+	}
+	if fs.flagGiven("plan") {
+		acct.Plan = *plan
+	}
+	if fs.flagGiven("monthly-limit") {
+		acct.MonthlyLimit = *limit
+	}
+	if fs.flagGiven("disable") {
+		acct.Disabled = *disable
+	}
+	if err := store.UpdatePlan(ctx, acct.ID, acct.Plan, acct.MonthlyLimit, acct.Disabled); err != nil {
+		return fmt.Errorf("keys plan: %w", err)
+	}
+	limitText := "the plan's volumes"
+	if acct.MonthlyLimit > 0 {
+		limitText = fmt.Sprintf("%d a month for every package", acct.MonthlyLimit)
+	}
+	state := "enabled"
+	if acct.Disabled {
+		state = "disabled"
+	}
+	fmt.Fprintf(stdout, "%s: plan %s, %s, %s\n", acct.Email, acct.Plan, limitText, state)
+	return nil
+}
+
 // runKeysPassword sets the dashboard password of an account (one made by `keys create` has
 // none and cannot log in). The password is read from the first line of stdin, never from a
 // flag, so it stays out of shell history and process listings. Sessions of the account end.

@@ -29,6 +29,7 @@ Usage:
   ipatlas keys create      --email E [--plan NAME] [--monthly-limit N]   create an account, print its key
   ipatlas keys regenerate  --email E [--wait D]   print a new key once running servers refuse the old one
   ipatlas keys password    --email E   set the dashboard password (read from stdin) so the account can log in
+  ipatlas keys plan        --email E [--plan NAME] [--monthly-limit N] [--disable[=false]]   change an account
   ipatlas lookup KIND ARGS [--lang L] [name=value ...]   an API answer, offline, from the snapshot:
       country CODE | countries | ip ADDR | network ADDR | cidr PREFIX | asn ASN | risk ADDR
       | hazards ADDR | phone NUMBER [countryCode=CC] | reverse LAT LON | timezone IANA_ID
@@ -131,8 +132,10 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return runKeysRegenerate(ctx, a, stdout, stderr)
 		case "password":
 			return runKeysPassword(ctx, a, os.Stdin, stdout, stderr)
+		case "plan":
+			return runKeysPlan(ctx, a, stdout, stderr)
 		default:
-			return groupHelp("keys", s, a, "create, regenerate or password", stdout, stderr)
+			return groupHelp("keys", s, a, "create, regenerate, password or plan", stdout, stderr)
 		}
 	case "lookup":
 		return runLookup(rest, stdout)

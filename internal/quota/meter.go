@@ -77,6 +77,7 @@ type lease struct {
 	at        time.Time // when the current units were reserved (their month and day)
 	dayEnd    time.Time // the midnight after at; remaining units are given back from then on
 	remaining int64     // reserved and unused
+	limit     int64     // the volume remaining was reserved under
 	used      int64     // known usage of the month in the store, including remaining
 	loaded    bool      // used has been read from the store
 	lastUse   time.Time
@@ -151,10 +152,16 @@ func (m *Meter) Charge(ctx context.Context, a account.Account, pkg string) error
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.lastUse = now
-	if l.remaining > 0 && !now.Before(l.dayEnd) {
+	switch {
+	case l.remaining > 0 && !now.Before(l.dayEnd):
 		// Units count on the day they were reserved: the leftovers of yesterday's lease go
 		// back to yesterday, and this request reserves a lease on its own day.
-		m.returnDayLocked(ctx, k, l)
+		m.returnLocked(ctx, k, l)
+	case l.remaining > 0 && limit < l.limit:
+		// The account's volume was lowered (`ipatlas keys plan`) since these units were
+		// reserved under the old one: they go back, and this request reserves under the
+		// new volume, which so applies at once rather than when the lease runs out.
+		m.returnLocked(ctx, k, l)
 	}
 	if !now.Before(l.periodEnd) {
 		startMonthLocked(l, now)
@@ -180,18 +187,19 @@ func (m *Meter) Charge(ctx context.Context, a account.Account, pkg string) error
 	return nil
 }
 
-// returnDayLocked gives back the unused units of a lease whose day has ended, to that day.
-// If the store fails, they stay counted there (an over-count, never an under-count). The
-// request that finds the lease may be one its client has left; the give-back is not its
-// work, so that request's end does not cancel it.
-func (m *Meter) returnDayLocked(ctx context.Context, k leaseKey, l *lease) {
+// returnLocked gives back the unused units of a lease, to the day they were reserved on: its
+// day has ended, or its account's volume was lowered. If the store fails, they stay counted
+// there (an over-count, never an under-count). The request that finds the lease may be one
+// its client has left; the give-back is not its work, so that request's end does not
+// cancel it.
+func (m *Meter) returnLocked(ctx context.Context, k leaseKey, l *lease) {
 	n := l.remaining
 	defer m.startChange(k.id)()
 	l.remaining = 0
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), releaseTimeout)
 	defer cancel()
 	if err := m.opt.Store.Release(ctx, k.id, k.pkg, l.at, n); err != nil {
-		m.opt.Log.Warn("quota: release at midnight failed; that day stays over-counted", "account", k.id, "package", k.pkg, "units", n, "err", err)
+		m.opt.Log.Warn("quota: release of a lease failed; its day stays over-counted", "account", k.id, "package", k.pkg, "units", n, "err", err)
 		return
 	}
 	l.used -= n
@@ -232,7 +240,7 @@ func (m *Meter) refillLocked(ctx context.Context, k leaseKey, l *lease, now time
 	} else {
 		l.used += granted
 	}
-	l.remaining, l.at, l.dayEnd = granted, now, dayOf(now).AddDate(0, 0, 1)
+	l.remaining, l.limit, l.at, l.dayEnd = granted, limit, now, dayOf(now).AddDate(0, 0, 1)
 	return nil
 }
 

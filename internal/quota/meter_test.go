@@ -215,3 +215,36 @@ func TestRefusedFromMemory(t *testing.T) {
 		t.Errorf("a new month: %v", err)
 	}
 }
+
+// TestLoweredLimitAppliesAtOnce checks that a volume lowered while a lease holds units
+// reserved under the old one (`ipatlas keys plan --monthly-limit`) refuses the next request
+// over it, rather than serving the lease out first, and that the units go back to the store.
+func TestLoweredLimitAppliesAtOnce(t *testing.T) {
+	store := newFakeStore()
+	now := time.Date(2026, 3, 10, 12, 0, 0, 0, time.UTC)
+	m := NewMeter(Options{Store: store, Plans: DefaultPlans(), Now: func() time.Time { return now }})
+	acct := account.Account{ID: 5, Plan: "free"}
+	charge := func() error { return m.Charge(context.Background(), acct, IPGeolocation) }
+	for range 2 {
+		if err := charge(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if held := m.Unused(acct.ID); len(held) != 1 || held[0].Used == 0 {
+		t.Fatalf("no lease held after two requests: %v", held)
+	}
+	acct.MonthlyLimit = 3
+	if err := charge(); err != nil {
+		t.Fatalf("the third request, within the lowered volume: %v", err)
+	}
+	if err := charge(); !errors.Is(err, ErrExceeded) {
+		t.Fatalf("the fourth request, over the lowered volume of 3: %v", err)
+	}
+	usage, err := store.Usage(context.Background(), acct.ID, account.PeriodOf(now))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := usage[IPGeolocation]; got != 3 {
+		t.Errorf("stored usage %d after three requests served, want 3", got)
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"net/mail"
 	"strings"
 	"time"
+	"unicode"
 )
 
 // Errors returned by every Store. Callers compare with errors.Is.
@@ -45,14 +46,38 @@ func NormalizeEmail(email string) string { return strings.ToLower(strings.TrimSp
 
 // ValidEmail reports whether email, already normalised, is a plain address such as
 // name@example.org: one mail.ParseAddress reads back unchanged (no display name, no angle
-// brackets, no comments), of at most 254 bytes (RFC 5321's limit on a path). The dashboard's
-// sign-up and `keys create` both apply it, so no way in makes an account the other refuses.
+// brackets, no comments), of at most 254 bytes (RFC 5321's limit on a path), at a host name
+// (validDomain). The dashboard's sign-up and `keys create` both apply it, so no way in makes
+// an account the other refuses.
 func ValidEmail(email string) bool {
 	if len(email) > 254 { // before parsing: forms may carry 64 KiB of it
 		return false
 	}
 	a, err := mail.ParseAddress(email)
-	return err == nil && a.Address == email
+	if err != nil || a.Address != email {
+		return false
+	}
+	return validDomain(email[strings.LastIndexByte(email, '@')+1:])
+}
+
+// validDomain reports whether d is a host name: dot-separated labels of 1 to 63 bytes of
+// letters (of any script: internationalised domains), digits and hyphens, none starting or
+// ending with a hyphen, the last not all digits. A single label is a host name (mail
+// inside a company's network, user@intranet); an address literal (user@[192.0.2.1]), an
+// underscore or an empty label is not.
+func validDomain(d string) bool {
+	labels := strings.Split(d, ".")
+	for _, l := range labels {
+		if l == "" || len(l) > 63 || l[0] == '-' || l[len(l)-1] == '-' {
+			return false
+		}
+		for _, r := range l {
+			if r != '-' && !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+				return false
+			}
+		}
+	}
+	return strings.Trim(labels[len(labels)-1], "0123456789") != ""
 }
 
 // Account is one customer. The zero MonthlyLimit means "the plan's volumes apply".

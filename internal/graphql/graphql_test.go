@@ -340,6 +340,7 @@ func TestGraphQLRequestErrors(t *testing.T) {
 		{"key as an enum value", IPGeolocation, query(`{ countryInfo(code: ipa_ABCDEFGH234567) { name } }`, nil), codeValidation, "String cannot represent a non string value: REDACTED"},
 		{"key as a field", IPGeolocation, query(`{ ipa_ABCDEFGH234567 }`, nil), codeValidation, `Cannot query field "REDACTED"`},
 		{"several operations", IPGeolocation, query(`query A { userRisk { risk } } query B { hazardReport { isBogon } }`, nil), codeOperation, "say which one"},
+		{"only a comment", IPGeolocation, query("# nothing to run", nil), codeOperation, "it is empty (or only comments)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -99,8 +99,8 @@ func selectOperation(doc *ast.QueryDocument, name string) (*ast.OperationDefinit
 		return nil, fmt.Sprintf("The document has no operation named %q; it has %s.", name, operationNames(doc))
 	}
 	switch len(doc.Operations) {
-	case 0:
-		return nil, "The document has no operation to run: it holds only fragments."
+	case 0: // validation has refused fragments that no operation uses
+		return nil, "The document has no operation to run: it is empty (or only comments)."
 	case 1:
 		return doc.Operations[0], ""
 	}

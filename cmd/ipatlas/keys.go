@@ -212,6 +212,9 @@ func runKeysPassword(ctx context.Context, args []string, stdin io.Reader, stdout
 	if err != nil {
 		return fmt.Errorf("keys password: %w", err)
 	}
+	if why := auth.WeakPassword(password, acct.Email); why != "" {
+		return usageError{"keys password: " + why + " Give another on stdin."}
+	}
 	if err := store.SetPassword(ctx, acct.ID, auth.HashPassword(password)); err != nil {
 		return fmt.Errorf("keys password: %w", err)
 	}

@@ -57,3 +57,44 @@ func TestPasswordLenOK(t *testing.T) {
 		}
 	}
 }
+
+func TestWeakPassword(t *testing.T) {
+	for _, tc := range []struct {
+		password, email string
+		weak            bool
+	}{
+		{"correct horse battery", "ada@example.org", false},
+		{"Tr0ub4dor&3x", "ada@example.org", false},
+		{"          ", "ada@example.org", true},
+		{"ada@example.org", "ada@example.org", true},
+		{"ADA@EXAMPLE.ORG!", "ada@example.org", true},
+		{"lovelace-2026", "lovelace@example.org", true}, // the name part
+		{"ada-2026-xyz", "ada@example.org", false},      // a name part of three letters is too common to refuse
+		{"xample.org", "ada@example.org", true},         // within the email
+		{"aaaaaaaaaa", "", true},
+		{"abababab12", "", true},
+		{"1234567890", "", true},
+		{"0987654321", "", true},
+		{"abcdefghij", "", true},
+		{"ZYXWVUTSRQ", "", true},
+		{"1234567891", "", false},
+		{"7890123456", "", true},
+	} {
+		if got := WeakPassword(tc.password, tc.email); (got != "") != tc.weak {
+			t.Errorf("WeakPassword(%q, %q) = %q, want weak %v", tc.password, tc.email, got, tc.weak)
+		}
+	}
+}
+
+// FuzzWeakPassword checks that any password and email are judged without a panic, and that
+// a password holding the whole email is always weak.
+func FuzzWeakPassword(f *testing.F) {
+	f.Add("1234567890", "ada@example.org")
+	f.Add("\xff\xfe0123456789", "")
+	f.Fuzz(func(t *testing.T, password, email string) {
+		WeakPassword(password, email)
+		if email != "" && WeakPassword("x"+email+"y", email) == "" {
+			t.Errorf("a password holding the email %q is not weak", email)
+		}
+	})
+}

@@ -667,6 +667,9 @@ func (s *Server) signup(w http.ResponseWriter, r *http.Request) error {
 	if !auth.PasswordLenOK(password) {
 		return fail(http.StatusBadRequest, "password", fmt.Sprintf("Choose a password of %d to %d characters.", auth.MinPasswordLen, auth.MaxPasswordLen))
 	}
+	if why := auth.WeakPassword(password, email); why != "" {
+		return fail(http.StatusBadRequest, "password", why+" Choose another.")
+	}
 	now, addr := s.opt.Now(), s.clientAddr(r)
 	// tooMany refuses the sign-up, saying when the throttle that refused it lets it in.
 	tooMany := func(t *throttle) error {

@@ -897,3 +897,21 @@ func TestPagesObserved(t *testing.T) {
 		t.Errorf("routes observed: %v", routes)
 	}
 }
+
+// TestWeakPasswordRefused checks that sign-up refuses a password auth.WeakPassword calls
+// weak, saying why, and makes no account.
+func TestWeakPasswordRefused(t *testing.T) {
+	h := newHarness(t, true, false)
+	for _, tc := range []struct{ password, why string }{
+		{"1234567890", "runs through the keys"},
+		{"lovelace@example.org", "email address"},
+		{"          ", "spaces alone"},
+	} {
+		c := h.browser()
+		r := h.post(c, "/signup", url.Values{"csrf": {h.csrf(c, "/signup")}, "email": {"lovelace@example.org"}, "password": {tc.password}})
+		want(t, r, http.StatusBadRequest, tc.why)
+	}
+	if _, err := h.store.AccountByEmail(t.Context(), "lovelace@example.org"); !errors.Is(err, account.ErrNotFound) {
+		t.Errorf("an account was made with a weak password: %v", err)
+	}
+}

@@ -24,6 +24,10 @@ type cmdFlags struct {
 	// fromEnv holds the flags parseFlags filled from the environment, so that an error
 	// about a value names where the value came from (see origin).
 	fromEnv map[string]bool
+	// typedOnly names flags that parseFlags does not read from the environment: a command
+	// that changes what exists (keys plan) must not take IPATLAS_PLAN, set for keys create,
+	// as if it had been typed.
+	typedOnly []string
 }
 
 // helpWords ask for help in a command's place ('ipatlas -help', 'ipatlas keys --help',
@@ -73,7 +77,7 @@ func parseFlags(fs *cmdFlags, args []string) error {
 	fs.fromEnv = map[string]bool{}
 	var err error
 	fs.VisitAll(func(f *flag.Flag) {
-		if set[f.Name] || err != nil {
+		if set[f.Name] || err != nil || slices.Contains(fs.typedOnly, f.Name) {
 			return
 		}
 		if v, ok := os.LookupEnv(envName(f.Name)); ok {
@@ -118,7 +122,11 @@ func (fs *cmdFlags) help() {
 	fs.SetOutput(fs.stdout)
 	fs.PrintDefaults()
 	fs.SetOutput(io.Discard)
-	fmt.Fprintln(fs.stdout, "\nEvery flag can also be set in the environment as IPATLAS_<FLAG> (upper case, '-' as '_').")
+	if len(fs.typedOnly) == 0 {
+		fmt.Fprintln(fs.stdout, "\nEvery flag can also be set in the environment as IPATLAS_<FLAG> (upper case, '-' as '_').")
+		return
+	}
+	fmt.Fprintf(fs.stdout, "\nEvery flag but -%s can also be set in the environment as IPATLAS_<FLAG> (upper case, '-' as '_').\n", strings.Join(fs.typedOnly, ", -"))
 }
 
 func discardLogger() *slog.Logger { return slog.New(slog.DiscardHandler) }

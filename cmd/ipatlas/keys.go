@@ -110,22 +110,36 @@ func runKeysRegenerate(ctx context.Context, args []string, stdout, stderr io.Wri
 }
 
 // runKeysPlan changes an existing account: its plan, its monthly limit, or whether it is
-// disabled; what is not given stays as it is. It prints the account as it now is. The
-// store records the change in its change log, so running servers apply it within their
-// --key-poll-interval, as they do a regenerated key.
+// disabled; what is not typed stays as it is (these three flags are never read from the
+// environment, where IPATLAS_PLAN may be set for keys create). The store records the
+// change in its change log, which running servers read every --key-poll-interval; like
+// keys regenerate, it waits three of those before it prints the account as it now is, so
+// that by then every server applies the change.
 func runKeysPlan(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("keys plan", stdout)
+	fs.typedOnly = []string{"plan", "monthly-limit", "disable"}
 	email := fs.String("email", "", "account email (required)")
 	plan := fs.String("plan", "", "new plan name (default: keep the account's)")
 	limit := fs.Int64("monthly-limit", 0, "new monthly volume for every package, overriding the plan (0: the plan's; default: keep the account's)")
 	disable := fs.Bool("disable", false, "disable the account: its key and log-ins are refused with 403 (--disable=false enables it again)")
 	storeURL := fs.String("store", defaultStore, "account store: sqlite:PATH or a postgres:// URL")
 	plansFile := fs.String("plans", "", "plans file (JSON); default: the built-in plans")
+	poll := fs.Duration("key-poll-interval", defaultKeyPollInterval, "the servers' --key-poll-interval (IPATLAS_KEY_POLL_INTERVAL sets both); the default --wait is three of it")
+	wait := fs.Duration("wait", 0, fmt.Sprintf("wait this long before printing the account, so that running servers apply the change by then; 0: do not wait (default: three --key-poll-interval, %v)", keyChangeWait(defaultKeyPollInterval)))
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if *email == "" {
 		return usageError{"keys plan: --email is required"}
+	}
+	if *wait < 0 {
+		return usageError{fmt.Sprintf("keys plan: %s must not be negative", fs.origin("wait"))}
+	}
+	if !fs.flagGiven("wait") {
+		if *poll <= 0 {
+			return usageError{fmt.Sprintf("keys plan: %s must be positive", fs.origin("key-poll-interval"))}
+		}
+		*wait = keyChangeWait(*poll)
 	}
 	if !fs.flagGiven("plan") && !fs.flagGiven("monthly-limit") && !fs.flagGiven("disable") {
 		return usageError{"keys plan: give --plan, --monthly-limit or --disable (or several)"}
@@ -133,14 +147,12 @@ func runKeysPlan(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if *limit < 0 {
 		return usageError{fmt.Sprintf("keys plan: %s must not be negative", fs.origin("monthly-limit"))}
 	}
-	if fs.flagGiven("plan") {
-		plans, err := loadPlans(*plansFile)
-		if err != nil {
-			return err
-		}
-		if _, ok := plans[*plan]; !ok {
-			return usageError{fmt.Sprintf("keys plan: %s: no plan %q is configured", fs.origin("plan"), *plan)}
-		}
+	plans, err := loadPlans(*plansFile)
+	if err != nil {
+		return err
+	}
+	if _, ok := plans[*plan]; fs.flagGiven("plan") && !ok {
+		return usageError{fmt.Sprintf("keys plan: --plan: no plan %q is configured", *plan)}
 	}
 	store, err := openStore(ctx, "keys plan", *storeURL, fs.origin("store"))
 	if err != nil {
@@ -165,6 +177,10 @@ func runKeysPlan(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	}
 	if err := store.UpdatePlan(ctx, acct.ID, acct.Plan, acct.MonthlyLimit, acct.Disabled); err != nil {
 		return fmt.Errorf("keys plan: %w", err)
+	}
+	select {
+	case <-time.After(*wait):
+	case <-ctx.Done():
 	}
 	limitText := "the plan's volumes"
 	if acct.MonthlyLimit > 0 {
@@ -213,7 +229,7 @@ func runKeysPassword(ctx context.Context, args []string, stdin io.Reader, stdout
 		return fmt.Errorf("keys password: %w", err)
 	}
 	if why := auth.WeakPassword(password, acct.Email); why != "" {
-		return usageError{"keys password: " + why + " Give another on stdin."}
+		return usageError{"keys password: " + strings.ToLower(why[:1]) + why[1:] + " Give another on stdin."}
 	}
 	if err := store.SetPassword(ctx, acct.ID, auth.HashPassword(password)); err != nil {
 		return fmt.Errorf("keys password: %w", err)

@@ -44,40 +44,46 @@ func KeyHint(key string) string { return key[:min(len(key), KeyHintLen)] }
 // NormalizeEmail returns email as accounts hold it: trimmed and lower-case.
 func NormalizeEmail(email string) string { return strings.ToLower(strings.TrimSpace(email)) }
 
-// ValidEmail reports whether email, already normalised, is a plain address such as
-// name@example.org: one mail.ParseAddress reads back unchanged (no display name, no angle
-// brackets, no comments), of at most 254 bytes (RFC 5321's limit on a path), at a host name
-// (validDomain). The dashboard's sign-up and `keys create` both apply it, so no way in makes
-// an account the other refuses.
+// ValidEmail reports whether email, already normalised, may be a new account's: a
+// PlainEmail at a host name (validDomain). The dashboard's sign-up and `keys create` both
+// apply it, so no way in makes an account the other refuses.
 func ValidEmail(email string) bool {
+	return PlainEmail(email) && validDomain(email[strings.LastIndexByte(email, '@')+1:])
+}
+
+// PlainEmail reports whether email, already normalised, is a plain address: one
+// mail.ParseAddress reads back unchanged (no display name, no angle brackets, no comments),
+// of at most 254 bytes (RFC 5321's limit on a path). Every account's email is one, also
+// those made before ValidEmail asked for a host name, so log-in refuses what is not.
+func PlainEmail(email string) bool {
 	if len(email) > 254 { // before parsing: forms may carry 64 KiB of it
 		return false
 	}
 	a, err := mail.ParseAddress(email)
-	if err != nil || a.Address != email {
-		return false
-	}
-	return validDomain(email[strings.LastIndexByte(email, '@')+1:])
+	return err == nil && a.Address == email
 }
 
-// validDomain reports whether d is a host name: dot-separated labels of 1 to 63 bytes of
-// letters (of any script: internationalised domains), digits and hyphens, none starting or
-// ending with a hyphen, the last not all digits. A single label is a host name (mail
-// inside a company's network, user@intranet); an address literal (user@[192.0.2.1]), an
-// underscore or an empty label is not.
+// validDomain reports whether d is a host name: dot-separated labels of letters (of any
+// script: internationalised domains, with the combining marks Devanagari or Thai write
+// with, though not first), digits and hyphens, none starting or ending with a hyphen, the
+// last not all digits. A label may have 63 bytes of UTF-8, an approximation of DNS's 63
+// bytes of its ASCII (punycode) form. A single label is a host name (mail inside a
+// company's network, user@intranet); an address literal (user@[192.0.2.1]), an underscore
+// or an empty label is not.
 func validDomain(d string) bool {
 	labels := strings.Split(d, ".")
 	for _, l := range labels {
 		if l == "" || len(l) > 63 || l[0] == '-' || l[len(l)-1] == '-' {
 			return false
 		}
-		for _, r := range l {
-			if r != '-' && !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+		for i, r := range l {
+			mark := unicode.In(r, unicode.Mn, unicode.Mc) && i > 0
+			if r != '-' && !mark && !unicode.IsLetter(r) && !unicode.IsDigit(r) {
 				return false
 			}
 		}
 	}
-	return strings.Trim(labels[len(labels)-1], "0123456789") != ""
+	return strings.IndexFunc(labels[len(labels)-1], func(r rune) bool { return !unicode.IsDigit(r) }) >= 0
 }
 
 // Account is one customer. The zero MonthlyLimit means "the plan's volumes apply".

@@ -39,9 +39,18 @@ func TestValidEmail(t *testing.T) {
 		{"bob@example.123", false},
 		{"bob@example..org", false},
 		{"bob@example.org.", false},
+		{"x@उदाहरण.भारत", true},        // combining marks within labels
+		{"x@\u0301example.org", false}, // but not first
+		{"x@example.１２３", false},       // digits of any script
 	} {
 		if got := ValidEmail(NormalizeEmail(tc.in)); got != tc.want {
 			t.Errorf("ValidEmail(NormalizeEmail(%q)) = %v, want %v", tc.in, got, tc.want)
+		}
+	}
+	// Log-in takes what accounts made before the host-name rule may have.
+	for _, email := range []string{"bob@[127.0.0.1]", "a@mail_srv.corp", "x@example.123"} {
+		if !PlainEmail(email) || ValidEmail(email) {
+			t.Errorf("%q: PlainEmail %v, ValidEmail %v; want true, false", email, PlainEmail(email), ValidEmail(email))
 		}
 	}
 }

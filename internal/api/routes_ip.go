@@ -68,9 +68,10 @@ func geoInstant(r *http.Request) (at time.Time, hasRef bool) {
 //     network data every address has at least registry or bogon facts, so in practice
 //     this only happens with partial snapshots.
 //
-// Within location, string fields the data lacks are "" (postcode, principalSubdivision and
-// its ISO fields, city/localityName); the coordinates and plusCode (together), timeZone and
-// the census codes (fips, csdCode) are omitted. The census codes come from GeoNames' codes of the city
+// Within location, string fields the data lacks are "" (principalSubdivision and its ISO
+// fields, continent, continentCode, city/localityName, postcode); the coordinates and
+// plusCode (together), timeZone and the census codes (fips, csdCode) are omitted. The
+// census codes come from GeoNames' codes of the city
 // (dataset.Snapshot.Census): fips for US cities with state and county (countySubdivision
 // where GeoNames has it, place never), csdCode for the few Canadian cities GeoNames numbers.
 func (s *Server) geolocation(w http.ResponseWriter, r *http.Request) error {
@@ -296,10 +297,11 @@ func geoAppendAreas(b []byte, areas []geoArea) []byte {
 // localised descriptions).
 //
 // The string members are always there, "" where the data lacks them (a record placed in a
-// country alone has no subdivision, city or postcode), as the spec omits only fips, csdCode
-// and utcTime, and as reverse geocoding answers; clients of the commercial service read
-// them without checking that they exist. The coordinates, plusCode and timeZone are left
-// out where unknown rather than given an invented value.
+// country alone has no subdivision, city or postcode): the spec says which members are
+// omitted when unavailable (fips and its place, csdCode, utcTime, chinaAdminCode), and
+// these are not among them; reverse geocoding answers so too, and clients of the
+// commercial service read them without checking that they exist. The coordinates,
+// plusCode and timeZone are left out where unknown rather than given an invented value.
 //
 // Every member is appended with a leading comma; ipOpenObject then turns the first comma
 // into the opening brace, which spares moving the whole object back by one byte.

@@ -14,8 +14,8 @@ const minDistinctRunes = 5
 // to guess for the account of email, and "" when it is not. It checks what needs no list
 // of leaked passwords (NIST SP 800-63B asks for one, and no loaded source has one): the
 // account's own email or its name part within the password, or the password within the
-// email; spaces alone; fewer than minDistinctRunes different characters; and one run of
-// the keys in order, up or down (1234567890, abcdefghij, 9876543210).
+// email; spaces alone; fewer than minDistinctRunes different characters; and consecutive
+// letters or digits, up or down (1234567890, abcdefghij, 9876543210).
 func WeakPassword(password, email string) string {
 	folded := strings.ToLower(password)
 	name, _, _ := strings.Cut(strings.ToLower(email), "@")
@@ -28,7 +28,7 @@ func WeakPassword(password, email string) string {
 	case distinctRunes(folded) < minDistinctRunes:
 		return "A password of so few different characters is too easy to guess."
 	case isRun(folded):
-		return "A password that runs through the keys in order is too easy to guess."
+		return "A password of consecutive letters or digits is too easy to guess."
 	}
 	return ""
 }

@@ -760,7 +760,7 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) error {
 	if err := s.checkPreToken(r); err != nil {
 		return s.staleForm(w, r, fail)
 	}
-	if !account.ValidEmail(email) {
+	if !account.PlainEmail(email) {
 		// No account has such an email; refused before it is counted, so that made-up
 		// emails (up to the body's 64 KiB each) take no room in the limits' tables.
 		return fail(http.StatusBadRequest, "email", "Enter a valid email address, such as name@example.org.")

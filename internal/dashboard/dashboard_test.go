@@ -862,7 +862,7 @@ func TestUsageSubtractsUnusedLease(t *testing.T) {
 
 // TestPagesObserved checks that with Options.Observe every page's answer is logged as the
 // API's are, one line each with its route's path and status, and that neither the
-// password nor the key of the account reaches the log.
+// password nor the key of the account reaches the log, even from a form sent by GET.
 func TestPagesObserved(t *testing.T) {
 	var routes []string
 	var mu sync.Mutex
@@ -879,12 +879,14 @@ func TestPagesObserved(t *testing.T) {
 	h.get(c, "/account/usage")
 	h.get(c, "/assets/style.css")
 	h.post(h.browser(), "/login", url.Values{"email": {"ada@example.org"}, "password": {pw}}) // no CSRF token: 403
+	h.get(h.browser(), "/login?email=ada%40example.org&password="+url.QueryEscape(pw))        // a form sent by GET
 	logs := h.logs.String()
 	for _, line := range []string{
 		`msg=request method=POST path=/signup query="" status=303`,
 		`msg=request method=GET path=/account/usage query="" status=200`,
 		`msg=request method=GET path=/assets/style.css query="" status=200`,
 		`msg=request method=POST path=/login query="" status=403`,
+		`msg=request method=GET path=/login query="email=REDACTED%40example.org&password=REDACTED" status=200`,
 	} {
 		if !strings.Contains(logs, line) {
 			t.Errorf("no access-log line with %q in:\n%s", line, logs)
@@ -903,7 +905,7 @@ func TestPagesObserved(t *testing.T) {
 func TestWeakPasswordRefused(t *testing.T) {
 	h := newHarness(t, true, false)
 	for _, tc := range []struct{ password, why string }{
-		{"1234567890", "runs through the keys"},
+		{"1234567890", "consecutive letters or digits"},
 		{"lovelace@example.org", "email address"},
 		{"          ", "spaces alone"},
 	} {

@@ -92,8 +92,9 @@ type lease struct {
 // request. Units given back by other servers, or a raised volume, count within this long.
 const refuseFor = time.Second
 
-// releaseTimeout bounds a midnight give-back, which runs under the lease's lock: a store that
-// hangs holds up that account's requests for this long at most, then the units stay counted.
+// releaseTimeout bounds a give-back at midnight or after a lowered volume, which runs under
+// the lease's lock: a store that hangs holds up that account's requests for this long at
+// most, then the units stay counted.
 const releaseTimeout = 5 * time.Second
 
 // NewMeter returns a Meter; Run must be running for idle leases to be given back.

@@ -153,9 +153,9 @@ func Observe(log *slog.Logger, m *Metrics, route string) Middleware {
 const KeyPrefix = "ipa_"
 
 // RedactQuery returns the raw query with the value of every `key` and `password` parameter,
-// whatever its case, and anything else that looks like an API key replaced, so keys never
-// reach logs, not even those sent under a wrong name (KEY=, apikey=) or percent-encoded
-// (%69pa_).
+// whatever its case, and anything else that looks like an API key replaced, so keys and
+// passwords never reach logs, not even keys sent under a wrong name (KEY=, apikey=) or
+// percent-encoded (%69pa_).
 func RedactQuery(raw string) string {
 	if nothingToRedact(raw) {
 		return raw
@@ -173,12 +173,23 @@ func nothingToRedact(raw string) bool {
 	}
 	for rest := raw; rest != ""; {
 		var p string
-		p, rest, _ = strings.Cut(rest, "&")
+		p, rest = cutPair(rest)
 		if k, _, hasValue := strings.Cut(p, "="); hasValue && secretParam(k) {
 			return false
 		}
 	}
 	return true
+}
+
+// cutPair cuts a query's first pair from the rest. Pairs end at '&' or at ';', which
+// handlers refuse (web.CheckQuery) but the access log records all the same, so a secret
+// after a ';' is redacted too.
+func cutPair(query string) (pair, rest string) {
+	i := strings.IndexAny(query, "&;")
+	if i < 0 {
+		return query, ""
+	}
+	return query[:i], query[i+1:]
 }
 
 // secretParam reports whether the query parameter named k (as sent, percent-encoded or
@@ -191,14 +202,21 @@ func redactQuery(raw string) string {
 		return ""
 	}
 	if strings.ContainsAny(raw, "yYdD%") { // no parameter named key without a y, nor password without a d
-		parts := strings.Split(raw, "&")
-		for i, p := range parts {
-			k, _, hasValue := strings.Cut(p, "=")
-			if hasValue && secretParam(k) {
-				parts[i] = k + "=REDACTED"
+		var b strings.Builder
+		for rest := raw; ; {
+			sent, next := cutPair(rest)
+			if k, _, hasValue := strings.Cut(sent, "="); hasValue && secretParam(k) {
+				b.WriteString(k + "=REDACTED")
+			} else {
+				b.WriteString(sent)
 			}
+			if len(sent) == len(rest) { // the last pair
+				break
+			}
+			b.WriteByte(rest[len(sent)]) // its separator, as sent
+			rest = next
 		}
-		raw = strings.Join(parts, "&")
+		raw = b.String()
 	}
 	raw = RedactKeys(raw)
 	if !strings.Contains(raw, "%") {

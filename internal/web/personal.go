@@ -9,8 +9,8 @@ import (
 )
 
 // ObscurePersonal returns the raw query for the access log with what it says about a
-// person cut down: coordinates to about a kilometre (coarseCoordinate) and phone numbers to
-// their first digits (maskedNumber). The access log holds each query beside the address it
+// person cut down: coordinates to about a kilometre (coarseCoordinate), phone numbers to
+// their first digits (maskedNumber) and emails to their domain (maskedEmail). The access log holds each query beside the address it
 // came from; browsers send their users' exact positions to the keyless endpoints, and a
 // phone number names its subscriber.
 //
@@ -50,12 +50,24 @@ func obscurePair(p string) (string, bool) {
 		return k + "=" + coarseCoordinate(v), true
 	case keyMatches(k, "number"):
 		return k + "=" + maskedNumber(v), true
+	case keyMatches(k, "email"):
+		return k + "=" + maskedEmail(v), true
 	}
 	return p, false
 }
 
+// maskedEmail keeps of an email (as sent: its @ may be %40) the domain alone: a dashboard
+// form sent by GET would put the account's address in the query.
+func maskedEmail(v string) string {
+	at := max(strings.LastIndex(v, "@"), strings.LastIndex(strings.ToUpper(v), "%40"))
+	if at < 0 {
+		return "REDACTED"
+	}
+	return "REDACTED" + v[at:]
+}
+
 // mayHoldPersonal reports, without allocating, whether a key of raw is or may decode to
-// latitude, longitude or number, pairs being separated by '&' or ';'. A value's escapes do
+// latitude, longitude, number or email, pairs being separated by '&' or ';'. A value's escapes do
 // not count: an IPv6 address's %3A is in most queries that have a %, and splitting those
 // on every logged request would cost an allocation each.
 func mayHoldPersonal(raw string) bool {
@@ -67,7 +79,7 @@ func mayHoldPersonal(raw string) bool {
 			p, rest = rest, ""
 		}
 		k, _, _ := strings.Cut(p, "=")
-		if k == "latitude" || k == "longitude" || k == "number" || strings.ContainsAny(k, "%+") {
+		if k == "latitude" || k == "longitude" || k == "number" || k == "email" || strings.ContainsAny(k, "%+") {
 			return true
 		}
 	}

@@ -9,6 +9,9 @@ import (
 
 func TestObscurePersonal(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
+		{"email=ada%40example.org&next=%2Faccount%2F", "email=REDACTED%40example.org&next=%2Faccount%2F"},
+		{"email=ada@example.org;x=1", "email=REDACTED@example.org;x=1"},
+		{"email=no-at-sign", "email=REDACTED"},
 		{"latitude=48.85661399999999&longitude=2.3522219", "latitude=48.85&longitude=2.35"},
 		{"longitude=-0.1278&latitude=51.5074&localityLanguage=de", "longitude=-0.12&latitude=51.50&localityLanguage=de"},
 		{"latitude=1&longitude=-0.001", "latitude=1.00&longitude=-0.00"},

@@ -286,7 +286,7 @@ func TestKeysPasswordLength(t *testing.T) {
 			t.Errorf("a password of %d bytes: error %v, want a usage error", len(pw), err)
 		}
 	}
-	long := strings.Repeat("ž", auth.MaxPasswordLen) // 2 048 bytes
+	long := strings.Repeat("žščćđ", auth.MaxPasswordLen/5) + strings.Repeat("ž", auth.MaxPasswordLen%5) // 2 048 bytes
 	if err := runKeysPassword(ctx, args, strings.NewReader(long+"\r\n"), io.Discard, io.Discard); err != nil {
 		t.Fatal(err)
 	}

@@ -64,26 +64,16 @@ func runKeysRegenerate(ctx context.Context, args []string, stdout, stderr io.Wri
 	fs := newFlagSet("keys regenerate", stdout)
 	email := fs.String("email", "", "account email (required)")
 	storeURL := fs.String("store", defaultStore, "account store: sqlite:PATH or a postgres:// URL")
-	poll := fs.Duration("key-poll-interval", defaultKeyPollInterval, "the servers' --key-poll-interval (IPATLAS_KEY_POLL_INTERVAL sets both); the default --wait is three of it")
-	// The flag's own default is zero, so that the help prints the one default --wait has,
-	// written in its usage: three of the poll interval, whatever that is set to.
-	wait := fs.Duration("wait", 0, fmt.Sprintf("wait this long before printing the key, so that running servers refuse the old key by then; 0: do not wait (default: three --key-poll-interval, %v)", keyChangeWait(defaultKeyPollInterval)))
+	wait := changeWaitFlags(fs, "the key", "refuse the old key")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if *email == "" {
 		return usageError{"keys regenerate: --email is required"}
 	}
-	if *wait < 0 {
-		return usageError{fmt.Sprintf("keys regenerate: %s must not be negative", fs.origin("wait"))}
-	}
-	// The poll interval only sets the default wait: with --wait given it is not used, and a
-	// value that serve would refuse is no reason to refuse this command.
-	if !fs.flagGiven("wait") {
-		if *poll <= 0 {
-			return usageError{fmt.Sprintf("keys regenerate: %s must be positive", fs.origin("key-poll-interval"))}
-		}
-		*wait = keyChangeWait(*poll)
+	d, err := wait()
+	if err != nil {
+		return err
 	}
 	store, err := openStore(ctx, "keys regenerate", *storeURL, fs.origin("store"))
 	if err != nil {
@@ -101,10 +91,7 @@ func runKeysRegenerate(ctx context.Context, args []string, stdout, stderr io.Wri
 	if err != nil {
 		return fmt.Errorf("keys regenerate: %w", err)
 	}
-	select {
-	case <-time.After(*wait):
-	case <-ctx.Done():
-	}
+	sleepCtx(ctx, d)
 	fmt.Fprintln(stdout, key)
 	return nil
 }
@@ -124,22 +111,16 @@ func runKeysPlan(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	disable := fs.Bool("disable", false, "disable the account: its key and log-ins are refused with 403 (--disable=false enables it again)")
 	storeURL := fs.String("store", defaultStore, "account store: sqlite:PATH or a postgres:// URL")
 	plansFile := fs.String("plans", "", "plans file (JSON); default: the built-in plans")
-	poll := fs.Duration("key-poll-interval", defaultKeyPollInterval, "the servers' --key-poll-interval (IPATLAS_KEY_POLL_INTERVAL sets both); the default --wait is three of it")
-	wait := fs.Duration("wait", 0, fmt.Sprintf("wait this long before printing the account, so that running servers apply the change by then; 0: do not wait (default: three --key-poll-interval, %v)", keyChangeWait(defaultKeyPollInterval)))
+	wait := changeWaitFlags(fs, "the account", "apply the change")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if *email == "" {
 		return usageError{"keys plan: --email is required"}
 	}
-	if *wait < 0 {
-		return usageError{fmt.Sprintf("keys plan: %s must not be negative", fs.origin("wait"))}
-	}
-	if !fs.flagGiven("wait") {
-		if *poll <= 0 {
-			return usageError{fmt.Sprintf("keys plan: %s must be positive", fs.origin("key-poll-interval"))}
-		}
-		*wait = keyChangeWait(*poll)
+	d, err := wait()
+	if err != nil {
+		return err
 	}
 	if !fs.flagGiven("plan") && !fs.flagGiven("monthly-limit") && !fs.flagGiven("disable") {
 		return usageError{"keys plan: give --plan, --monthly-limit or --disable (or several)"}
@@ -178,10 +159,7 @@ func runKeysPlan(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if err := store.UpdatePlan(ctx, acct.ID, acct.Plan, acct.MonthlyLimit, acct.Disabled); err != nil {
 		return fmt.Errorf("keys plan: %w", err)
 	}
-	select {
-	case <-time.After(*wait):
-	case <-ctx.Done():
-	}
+	sleepCtx(ctx, d)
 	limitText := "the plan's volumes"
 	if acct.MonthlyLimit > 0 {
 		limitText = fmt.Sprintf("%d a month for every package", acct.MonthlyLimit)
@@ -236,6 +214,38 @@ func runKeysPassword(ctx context.Context, args []string, stdin io.Reader, stdout
 	}
 	fmt.Fprintf(stderr, "password set for %s; log in at /login\n", acct.Email)
 	return nil
+}
+
+// changeWaitFlags adds --key-poll-interval and --wait to fs, for a command that changes an
+// account and then waits, before it prints shown (what it prints), until every running
+// server does what applies the change. The function it returns, called after parseFlags,
+// gives the wait: --wait, or by default three poll intervals (keyChangeWait). --wait's own
+// default is zero, so that the help prints the one default it has, written in its usage.
+func changeWaitFlags(fs *cmdFlags, shown, applies string) (wait func() (time.Duration, error)) {
+	poll := fs.Duration("key-poll-interval", defaultKeyPollInterval, "the servers' --key-poll-interval (IPATLAS_KEY_POLL_INTERVAL sets both); the default --wait is three of it")
+	d := fs.Duration("wait", 0, fmt.Sprintf("wait this long before printing %s, so that running servers %s by then; 0: do not wait (default: three --key-poll-interval, %v)", shown, applies, keyChangeWait(defaultKeyPollInterval)))
+	return func() (time.Duration, error) {
+		if *d < 0 {
+			return 0, usageError{fmt.Sprintf("%s: %s must not be negative", fs.Name(), fs.origin("wait"))}
+		}
+		// The poll interval only sets the default wait: with --wait given it is not used,
+		// and a value that serve would refuse is no reason to refuse this command.
+		if fs.flagGiven("wait") {
+			return *d, nil
+		}
+		if *poll <= 0 {
+			return 0, usageError{fmt.Sprintf("%s: %s must be positive", fs.Name(), fs.origin("key-poll-interval"))}
+		}
+		return keyChangeWait(*poll), nil
+	}
+}
+
+// sleepCtx waits d, or until ctx ends.
+func sleepCtx(ctx context.Context, d time.Duration) {
+	select {
+	case <-time.After(d):
+	case <-ctx.Done():
+	}
 }
 
 // keyChangeWait is how long after a key change every server polling the store's change log

@@ -80,12 +80,9 @@ func runKeysRegenerate(ctx context.Context, args []string, stdout, stderr io.Wri
 		return err
 	}
 	defer store.Close()
-	acct, err := store.AccountByEmail(ctx, *email)
-	if errors.Is(err, account.ErrNotFound) {
-		return fmt.Errorf("keys regenerate: no account for %s; create one with 'ipatlas keys create --email %s'", *email, *email)
-	}
+	acct, err := accountByEmail(ctx, store, "keys regenerate", *email)
 	if err != nil {
-		return fmt.Errorf("keys regenerate: %w", err)
+		return err
 	}
 	key, err := auth.RegenerateKey(ctx, store, acct.ID)
 	if err != nil {
@@ -140,12 +137,9 @@ func runKeysPlan(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		return err
 	}
 	defer store.Close()
-	acct, err := store.AccountByEmail(ctx, *email)
-	if errors.Is(err, account.ErrNotFound) {
-		return fmt.Errorf("keys plan: no account for %s; create one with 'ipatlas keys create --email %s'", *email, *email)
-	}
+	acct, err := accountByEmail(ctx, store, "keys plan", *email)
 	if err != nil {
-		return fmt.Errorf("keys plan: %w", err)
+		return err
 	}
 	if fs.flagGiven("plan") {
 		acct.Plan = *plan
@@ -199,12 +193,9 @@ func runKeysPassword(ctx context.Context, args []string, stdin io.Reader, stdout
 		return err
 	}
 	defer store.Close()
-	acct, err := store.AccountByEmail(ctx, *email)
-	if errors.Is(err, account.ErrNotFound) {
-		return fmt.Errorf("keys password: no account for %s", *email)
-	}
+	acct, err := accountByEmail(ctx, store, "keys password", *email)
 	if err != nil {
-		return fmt.Errorf("keys password: %w", err)
+		return err
 	}
 	if why := auth.WeakPassword(password, acct.Email); why != "" {
 		return usageError{"keys password: " + strings.ToLower(why[:1]) + why[1:] + " Give another on stdin."}
@@ -214,6 +205,19 @@ func runKeysPassword(ctx context.Context, args []string, stdin io.Reader, stdout
 	}
 	fmt.Fprintf(stderr, "password set for %s; log in at /login\n", acct.Email)
 	return nil
+}
+
+// accountByEmail finds the account of email for the command cmd, saying how to create one
+// where there is none.
+func accountByEmail(ctx context.Context, store account.Store, cmd, email string) (account.Account, error) {
+	acct, err := store.AccountByEmail(ctx, email)
+	if errors.Is(err, account.ErrNotFound) {
+		return acct, fmt.Errorf("%s: no account for %s; create one with 'ipatlas keys create --email %s'", cmd, email, email)
+	}
+	if err != nil {
+		return acct, fmt.Errorf("%s: %w", cmd, err)
+	}
+	return acct, nil
 }
 
 // changeWaitFlags adds --key-poll-interval and --wait to fs, for a command that changes an

@@ -73,11 +73,7 @@ func maskedEmail(v string) string {
 func mayHoldPersonal(raw string) bool {
 	for rest := raw; rest != ""; {
 		var p string
-		if i := strings.IndexAny(rest, "&;"); i >= 0 {
-			p, rest = rest[:i], rest[i+1:]
-		} else {
-			p, rest = rest, ""
-		}
+		p, rest = cutPair(rest)
 		k, _, _ := strings.Cut(p, "=")
 		if k == "latitude" || k == "longitude" || k == "number" || k == "email" || strings.ContainsAny(k, "%+") {
 			return true
